@@ -1,0 +1,52 @@
+import denoJson from "./deno.json" with { type: "json" };
+import { createApp } from "./src/app.ts";
+import { resolveConfig } from "./src/config/mod.ts";
+import { createStderrLogger } from "./src/logger.ts";
+import { currentPlatform } from "./src/platform/mod.ts";
+import { loadNameChecker } from "./src/policy/name_checker.ts";
+import { serveStdio } from "./src/transports/stdio.ts";
+
+/** The process edge: argv/env to config to app; signals; exit codes. */
+async function main(): Promise<number> {
+  const platform = currentPlatform();
+  const env = Deno.env.toObject();
+  const resolved = resolveConfig({
+    argv: Deno.args,
+    env,
+    cwd: Deno.cwd(),
+    pathListSeparator: platform.pathListSeparator,
+    readFile: (path: string) => Deno.readTextFileSync(path),
+    version: denoJson.version,
+  });
+  const logger = createStderrLogger();
+  switch (resolved.kind) {
+    case "error":
+      logger.error(resolved.error);
+      return 2;
+    case "help":
+    case "version":
+      await Deno.stdout.write(new TextEncoder().encode(`${resolved.text}\n`));
+      return 0;
+  }
+  const { config } = resolved;
+  for (const warning of resolved.warnings) logger.warn(warning);
+  const checkNames = await loadNameChecker(config);
+  const app = createApp({ config, platform, env, logger, version: denoJson.version, checkNames });
+
+  let stopping: Promise<never> | null = null;
+  const stop = (reason: string): Promise<never> => {
+    stopping ??= (async () => {
+      logger.info(`shutting down (${reason}); stopping ${app.manager.liveCount} live execution(s)`);
+      await app.manager.shutdown();
+      Deno.exit(0);
+    })();
+    return stopping;
+  };
+  for (const signal of platform.shutdownSignals) {
+    Deno.addSignalListener(signal, () => void stop(signal));
+  }
+  await serveStdio(app.createSessionServer("stdio"));
+  return await stop("stdin closed");
+}
+
+Deno.exit(await main());

@@ -1,0 +1,244 @@
+import { type Chunk, RingBuffer } from "./ring_buffer.ts";
+import { skipContinuationBytes, utf8CharLengthAt, utf8SafePrefixLength } from "./utf8.ts";
+
+/** One output stream of a process. */
+export type StreamName = "stdout" | "stderr";
+
+/** Which streams a read covers. */
+export type StreamSelection = "both" | "stdout" | "stderr";
+
+/** One page of output and the cursor fields that describe it. */
+export interface OutputPage {
+  /** Decoded text of the bytes taken from stdout (empty if none or not selected). */
+  stdout: string;
+  /** Decoded text of the bytes taken from stderr (empty if none or not selected). */
+  stderr: string;
+  /** First returned position, or `nextSeq` if nothing was returned. */
+  startSeq: number;
+  /** One past the range covered; pass it as the next read's `startSeq`. */
+  nextSeq: number;
+  /** The byte budget stopped the read; more is buffered. */
+  capped: boolean;
+  /** The requested range overlapped evicted data. */
+  evicted: boolean;
+}
+
+/** Options for {@linkcode OutputLog.read}. */
+export interface ReadOptions {
+  /** Position to start at; values <= 1 mean "oldest retained". */
+  startSeq: number;
+  /** Byte budget shared across selected streams (may be exceeded by <= 3 bytes to make progress on one char). */
+  maxBytes: number;
+  /** @default "both" */
+  streams?: StreamSelection;
+}
+
+/** Options for {@linkcode OutputLog.tailStart}. */
+export interface TailOptions {
+  /** Lines wanted, counted across the selected streams; a final newline ends the last line. */
+  lines: number;
+  /** Most bytes from the start to the newest byte, counting only selected streams. */
+  maxBytes: number;
+  /** @default "both" */
+  streams?: StreamSelection;
+}
+
+/** Options for {@linkcode OutputLog.newestStart}. */
+export interface NewestOptions {
+  /** Most bytes from the start to the newest byte, counting only selected streams. */
+  maxBytes: number;
+  /** @default "both" */
+  streams?: StreamSelection;
+}
+
+/** Options for {@linkcode OutputLog}. */
+export interface OutputLogOptions {
+  /** Most bytes retained per stream. */
+  capacityBytes: number;
+}
+
+interface StreamChunk extends Chunk {
+  readonly stream: StreamName;
+}
+
+const LINE_FEED = 0x0a;
+
+/** The stdout and stderr of one execution: two ring buffers sharing one position counter. */
+export class OutputLog {
+  #buffers: Record<StreamName, RingBuffer>;
+  #latestSeq = 1;
+  // ignoreBOM keeps a BOM in the text, as it occupies positions.
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  constructor(options: OutputLogOptions) {
+    const { capacityBytes } = options;
+    this.#buffers = {
+      stdout: new RingBuffer({ capacityBytes }),
+      stderr: new RingBuffer({ capacityBytes }),
+    };
+  }
+
+  /** One past the newest captured byte of either stream; starts at 1. */
+  get latestSeq(): number {
+    return this.#latestSeq;
+  }
+
+  /** Bytes ever appended to `stream`, evicted ones included. */
+  bytesCaptured(stream: StreamName): number {
+    return this.#buffers[stream].bytesCaptured;
+  }
+
+  /** Appends valid UTF-8 `bytes` to `stream` at the next positions, taking ownership of them. */
+  append(stream: StreamName, bytes: Uint8Array): void {
+    this.#buffers[stream].append(this.#latestSeq, bytes);
+    this.#latestSeq += bytes.length;
+  }
+
+  /** Reads the selected streams from `startSeq` in position order, within one shared byte budget. */
+  read(options: ReadOptions): OutputPage {
+    const { startSeq, maxBytes, streams = "both" } = options;
+    checkCount(startSeq, "startSeq", -Infinity, "read output");
+    checkCount(maxBytes, "maxBytes", 0, "read output");
+    const selected = this.#select(streams);
+    // Clamping keeps latestSeq >= nextSeq, and positions start at 1.
+    const start = Math.min(Math.max(startSeq, 1), this.#latestSeq);
+    const taken: Record<StreamName, Uint8Array[]> = { stdout: [], stderr: [] };
+    let budget = maxBytes;
+    let firstSeq: number | null = null;
+    let endSeq = start;
+    let capped = false;
+    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start)));
+    for (const chunk of merge(sources, "oldestFirst")) {
+      if (budget <= 0) {
+        capped = true;
+        break;
+      }
+      let length = utf8SafePrefixLength(chunk.bytes, budget);
+      if (length === 0) {
+        if (firstSeq !== null) {
+          capped = true;
+          break;
+        }
+        // Progress over precision: one whole character, even if it exceeds the budget.
+        length = utf8CharLengthAt(chunk.bytes, 0);
+      }
+      taken[chunk.stream].push(chunk.bytes.subarray(0, length));
+      firstSeq ??= chunk.startSeq;
+      endSeq = chunk.startSeq + length;
+      budget -= length;
+      if (length < chunk.bytes.length) {
+        capped = true;
+        break;
+      }
+    }
+    let nextSeq = endSeq;
+    if (!capped) {
+      // Skip evicted ranges, but never move backwards (the reference's defect 8.1 #1).
+      for (const [, buffer] of selected) nextSeq = Math.max(nextSeq, buffer.watermark ?? 0);
+    }
+    return {
+      stdout: this.#decode(taken.stdout),
+      stderr: this.#decode(taken.stderr),
+      startSeq: firstSeq ?? nextSeq,
+      nextSeq,
+      capped,
+      evicted: selected.some(([, buffer]) => start < (buffer.watermark ?? 0)),
+    };
+  }
+
+  /** Position where a read of the last `lines` lines starts, moved later to keep at most `maxBytes`. */
+  tailStart(options: TailOptions): number {
+    const { lines, maxBytes, streams = "both" } = options;
+    checkCount(lines, "lines", 1, "find the tail start");
+    checkCount(maxBytes, "maxBytes", 0, "find the tail start");
+    return this.#walkBack(lines, maxBytes, streams);
+  }
+
+  /** Position from which at most `maxBytes` newest retained bytes remain, on a character boundary. */
+  newestStart(options: NewestOptions): number {
+    const { maxBytes, streams = "both" } = options;
+    checkCount(maxBytes, "maxBytes", 0, "find the newest start");
+    return this.#walkBack(Infinity, maxBytes, streams);
+  }
+
+  #select(streams: StreamSelection): [StreamName, RingBuffer][] {
+    if (streams === "both") {
+      return [["stdout", this.#buffers.stdout], ["stderr", this.#buffers.stderr]];
+    }
+    return [[streams, this.#buffers[streams]]];
+  }
+
+  #walkBack(lines: number, maxBytes: number, streams: StreamSelection): number {
+    const sources = this.#select(streams).map(([stream, buffer]) =>
+      tag(stream, buffer.chunksNewestFirst())
+    );
+    let newer: Chunk | null = null;
+    let walkedBytes = 0;
+    let countedLines = 0;
+    for (const chunk of merge(sources, "newestFirst")) {
+      const { startSeq, bytes } = chunk;
+      if (maxBytes === 0) return startSeq + bytes.length;
+      for (let index = bytes.length - 1; index >= 0; index--) {
+        // A single final newline ends the last line rather than starting an empty one, as in tail -n.
+        if (bytes[index] === LINE_FEED && walkedBytes > 0 && ++countedLines === lines) {
+          return startSeq + index + 1;
+        }
+        if (++walkedBytes === maxBytes) {
+          const boundary = skipContinuationBytes(bytes, index);
+          if (boundary < bytes.length) return startSeq + boundary;
+          return newer?.startSeq ?? startSeq + bytes.length;
+        }
+      }
+      newer = chunk;
+    }
+    // Fewer lines than asked, or no data at all.
+    return newer?.startSeq ?? this.#latestSeq;
+  }
+
+  #decode(parts: Uint8Array[]): string {
+    let text = "";
+    for (const part of parts) text += this.#decoder.decode(part, { stream: true });
+    return text + this.#decoder.decode();
+  }
+}
+
+function* tag(stream: StreamName, chunks: Iterable<Chunk>): Generator<StreamChunk> {
+  for (const { startSeq, bytes } of chunks) yield { stream, startSeq, bytes };
+}
+
+/** Merges position-ordered chunk sources (at most two, so a linear pick beats a heap). */
+function* merge(
+  sources: Iterator<StreamChunk>[],
+  order: "oldestFirst" | "newestFirst",
+): Generator<StreamChunk> {
+  const heads = sources.map((source) => next(source));
+  while (true) {
+    let pick = -1;
+    for (let index = 0; index < heads.length; index++) {
+      const head = heads[index];
+      if (head === undefined) continue;
+      const best = heads[pick];
+      if (
+        best === undefined ||
+        (order === "oldestFirst" ? head.startSeq < best.startSeq : head.startSeq > best.startSeq)
+      ) {
+        pick = index;
+      }
+    }
+    const chunk = heads[pick];
+    if (chunk === undefined) return;
+    yield chunk;
+    heads[pick] = next(sources[pick]);
+  }
+}
+
+function next(source: Iterator<StreamChunk>): StreamChunk | undefined {
+  const result = source.next();
+  return result.done ? undefined : result.value;
+}
+
+function checkCount(value: number, name: string, minimum: number, action: string): void {
+  if (value >= minimum && (Number.isInteger(value) || value === Infinity)) return;
+  const range = minimum === -Infinity ? "an integer" : `an integer >= ${minimum}`;
+  throw new RangeError(`Cannot ${action} as ${name} must be ${range}: received ${value}`);
+}

@@ -1,0 +1,63 @@
+/** Most continuation bytes one UTF-8 character can have. */
+const MAX_CONTINUATION_BYTES = 3;
+
+/** Whether `byte` is a UTF-8 continuation byte (`10xxxxxx`). */
+export function isContinuationByte(byte: number): boolean {
+  return (byte & 0xc0) === 0x80;
+}
+
+/** Length of the sequence a UTF-8 lead byte announces: 1 for ASCII, continuation and invalid bytes. */
+export function utf8SequenceLength(leadByte: number): number {
+  if (leadByte < 0xc0) return 1;
+  if (leadByte < 0xe0) return 2;
+  if (leadByte < 0xf0) return 3;
+  if (leadByte < 0xf8) return 4;
+  return 1;
+}
+
+/** Length of the character at `offset`: 1 to 4 bytes, or 1 for a byte that starts no complete character. */
+export function utf8CharLengthAt(bytes: Uint8Array, offset: number): number {
+  const length = utf8SequenceLength(bytes[offset]);
+  if (offset + length > bytes.length) return 1;
+  for (let i = offset + 1; i < offset + length; i++) {
+    if (!isContinuationByte(bytes[i])) return 1;
+  }
+  return length;
+}
+
+/** Length of the longest prefix of `bytes` no longer than `limit` that does not end inside an incomplete character. */
+export function utf8SafePrefixLength(bytes: Uint8Array, limit: number): number {
+  const end = Math.max(0, Math.min(limit, bytes.length));
+  const lowest = Math.max(0, end - 1 - MAX_CONTINUATION_BYTES);
+  for (let i = end - 1; i >= lowest; i--) {
+    if (!isContinuationByte(bytes[i])) {
+      return i + utf8SequenceLength(bytes[i]) > end ? i : end;
+    }
+  }
+  return end;
+}
+
+/** Offset of the first byte at or after `offset` that is not a continuation byte, skipping at most 3. */
+export function skipContinuationBytes(bytes: Uint8Array, offset: number): number {
+  const limit = Math.min(bytes.length, offset + MAX_CONTINUATION_BYTES);
+  let index = offset;
+  while (index < limit && isContinuationByte(bytes[index])) index++;
+  return index;
+}
+
+/** Streams raw output into valid UTF-8: invalid bytes become U+FFFD, split characters wait for their rest. */
+export class Utf8Normalizer {
+  // ignoreBOM keeps a leading BOM as output, so positions count every byte the process wrote.
+  #decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  #encoder = new TextEncoder();
+
+  /** Normalizes one chunk, returning the complete characters so far (possibly none). */
+  push(chunk: Uint8Array): Uint8Array {
+    return this.#encoder.encode(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** Ends the stream, returning any held bytes; an incomplete final character becomes U+FFFD. */
+  flush(): Uint8Array {
+    return this.#encoder.encode(this.#decoder.decode());
+  }
+}

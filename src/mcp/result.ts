@@ -1,0 +1,17 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** Payloads the agent must act on: a start that failed, an unknown id, a stop that failed. */
+export function isFailure(payload: Record<string, unknown>): boolean {
+  return payload.status === "failed_to_start" || payload.ok === false ||
+    payload.stopped === false || (typeof payload.error === "string");
+}
+
+/** Wraps a contract payload as structured content plus the same object as JSON text. */
+export function toolResult(payload: Record<string, unknown>): CallToolResult {
+  const result: CallToolResult = {
+    content: [{ type: "text", text: JSON.stringify(payload, null, 2) }],
+    structuredContent: payload,
+  };
+  if (isFailure(payload)) result.isError = true;
+  return result;
+}

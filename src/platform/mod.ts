@@ -1,0 +1,26 @@
+import { createPosixPlatform } from "./posix.ts";
+import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
+import type { Platform } from "./types.ts";
+import { createWindowsPlatform } from "./windows.ts";
+
+export type { GroupProbe, Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
+
+/** Picks the adapter for the running OS; the only place that branches on it. */
+export function currentPlatform(): Platform {
+  switch (Deno.build.os) {
+    case "windows":
+      return createWindowsPlatform();
+    case "darwin":
+      return createPosixPlatform({
+        signals: DARWIN_SIGNALS,
+        containment: false,
+        selfPid: Deno.pid,
+      });
+    default:
+      return createPosixPlatform({
+        signals: LINUX_SIGNALS,
+        containment: Deno.build.os === "linux",
+        selfPid: Deno.pid,
+      });
+  }
+}
