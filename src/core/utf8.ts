@@ -51,8 +51,14 @@ export class Utf8Normalizer {
   #decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
   #encoder = new TextEncoder();
 
+  // True when the last chunk ended in a non-ASCII byte, so the decoder may hold part of a char.
+  #mayHold = false;
+
   /** Normalizes one chunk, returning the complete characters so far (possibly none). */
   push(chunk: Uint8Array): Uint8Array {
+    // Fast path: ASCII is valid UTF-8 as it stands, so it needs no decode and re-encode.
+    if (!this.#mayHold && isAscii(chunk)) return chunk;
+    this.#mayHold = chunk.length > 0 && chunk[chunk.length - 1] >= 0x80;
     return this.#encoder.encode(this.#decoder.decode(chunk, { stream: true }));
   }
 
@@ -60,4 +66,9 @@ export class Utf8Normalizer {
   flush(): Uint8Array {
     return this.#encoder.encode(this.#decoder.decode());
   }
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
+  return true;
 }

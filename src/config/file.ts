@@ -1,0 +1,85 @@
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { ConfigError, describeIssue, describePath, show } from "./check.ts";
+import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
+
+/** Settings found in a config file, and the parser's warnings. */
+export interface FileReading {
+  values: Partial<Config>;
+  warnings: string[];
+}
+
+const KEY_BY_FILE_KEY = new Map(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, key]));
+
+/** The file's shape: every setting optional under its snake_case key, and nothing else. */
+const FILE_SCHEMA = z.strictObject(
+  Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema])),
+).partial();
+
+/** Reads and checks a YAML or JSON config file; any problem throws `ConfigError` naming `path`. */
+export function readConfigFile(path: string, readFile: (path: string) => string): FileReading {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${path}: ${messageOf(error)}`);
+  }
+  return parseConfigText(text, path);
+}
+
+/** Parses and checks the text of a config file; `path` is only used in messages. */
+export function parseConfigText(text: string, path: string): FileReading {
+  const document = parseDocument(text);
+  const [firstError] = document.errors;
+  if (firstError !== undefined) {
+    throw new ConfigError(`Cannot parse config file ${path}: ${firstLine(firstError.message)}`);
+  }
+  const warnings = document.warnings.map((warning) =>
+    `Config file ${path}: ${firstLine(warning.message)}`
+  );
+  let data: unknown;
+  try {
+    data = document.toJS() ?? {};
+  } catch (error) {
+    throw new ConfigError(`Cannot parse config file ${path}: ${messageOf(error)}`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ConfigError(
+      `Config file ${path} must hold a mapping of settings (key: value); received ${show(data)}`,
+    );
+  }
+  const result = FILE_SCHEMA.safeParse(data);
+  if (!result.success) throw new ConfigError(describeFailure(result.error.issues, data, path));
+  const values: Partial<Config> = {};
+  for (const [fileKey, value] of Object.entries(result.data)) {
+    const key = KEY_BY_FILE_KEY.get(fileKey);
+    if (key !== undefined && value !== undefined) Object.assign(values, { [key]: value });
+  }
+  return { values, warnings };
+}
+
+/** One sentence for the most useful issue: an unknown key first, else the first bad value. */
+function describeFailure(issues: z.core.$ZodIssue[], data: object, path: string): string {
+  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
+  if (unknown !== undefined) {
+    const validKeys = [...KEY_BY_FILE_KEY.keys()].sort().join(", ");
+    return `Unknown key "${unknown.keys[0]}" in config file ${path}; valid keys: ${validKeys}`;
+  }
+  const issue = issues[0];
+  const key = KEY_BY_FILE_KEY.get(String(issue.path[0]));
+  const expected = key === undefined ? "a valid value" : SETTINGS[key].expected;
+  const source = {
+    label: (at: readonly PropertyKey[]) =>
+      `${describePath(String(at[0]), at.slice(1))} in config file ${path}`,
+    received: data,
+  };
+  return describeIssue(issue, data, source, expected);
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0].replace(/:$/, "");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,81 @@
+import { ConfigError } from "./check.ts";
+import { readCli } from "./cli.ts";
+import { readEnv } from "./env.ts";
+import { type FileReading, readConfigFile } from "./file.ts";
+import { helpText } from "./help.ts";
+import { isLoopbackHost } from "./loopback.ts";
+import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
+
+/** Everything `resolveConfig` needs from the process; `main.ts` gathers it. */
+export interface ResolveInput {
+  /** Command-line arguments, without the program name. */
+  argv: readonly string[];
+  /** The server's environment. */
+  env: Readonly<Record<string, string>>;
+  /** Directory the server starts in (the default of `defaultCwd`). */
+  cwd: string;
+  /** Separator of `YIELDSHELL_ALLOWED_CWDS`: `:` on POSIX, `;` on Windows. */
+  pathListSeparator: ":" | ";";
+  /** Reads the config file; throws when it cannot (its message is shown). */
+  readFile: (path: string) => string;
+  /** Version printed by `--version`. */
+  version: string;
+}
+
+/** What the process should do: serve with a config, print help or version, or fail. */
+export type Resolution =
+  | { kind: "config"; config: Config; warnings: string[] }
+  | { kind: "help"; text: string }
+  | { kind: "version"; text: string }
+  | { kind: "error"; error: string };
+
+/**
+ * Builds the configuration from flags, environment, config file and defaults, in that order of
+ * precedence. Pure: all input arrives in `input`, and nothing is thrown for a bad setting.
+ */
+export function resolveConfig(input: ResolveInput): Resolution {
+  try {
+    return resolve(input);
+  } catch (error) {
+    if (error instanceof ConfigError) return { kind: "error", error: error.message };
+    throw error;
+  }
+}
+
+function resolve(input: ResolveInput): Resolution {
+  const cli = readCli(input.argv);
+  if (cli.kind === "help") return { kind: "help", text: helpText() };
+  if (cli.kind === "version") return { kind: "version", text: `yieldshell ${input.version}` };
+
+  const env = readEnv(input.env, { pathListSeparator: input.pathListSeparator });
+  const configPath = cli.configPath ?? (input.env[COMMAND_OPTIONS.config.env] || undefined);
+  const file: FileReading = configPath === undefined
+    ? { values: {}, warnings: [] }
+    : readConfigFile(configPath, input.readFile);
+
+  const config: Config = {
+    ...defaultConfig(input.cwd),
+    ...file.values,
+    ...env.values,
+    ...cli.values,
+  };
+  return {
+    kind: "config",
+    config,
+    warnings: [...env.warnings, ...file.warnings, ...checkCombination(config)],
+  };
+}
+
+/** Rules that involve more than one setting; throws for a refusal, returns warnings. */
+function checkCombination(config: Config): string[] {
+  if (config.transport === "http" && config.authToken === null && !isLoopbackHost(config.host)) {
+    throw new ConfigError(
+      `Refusing to bind ${config.host} without an auth token; set --auth-token or YIELDSHELL_AUTH_TOKEN, or bind 127.0.0.1`,
+    );
+  }
+  const warnings: string[] = [];
+  if (config.whitelist.length > 0 && config.blacklist.length > 0) {
+    warnings.push("The blacklist is ignored because a whitelist is set");
+  }
+  return warnings;
+}

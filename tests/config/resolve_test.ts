@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { configOf, CWD, errorOf, warningsOf } from "./fixture.ts";
+
+Deno.test("with nothing set, the config is the defaults", () => {
+  const config = configOf();
+  assert.deepEqual(config, defaultConfig(CWD));
+  assert.deepEqual(config, {
+    defaultCwd: CWD,
+    allowedCwds: [],
+    maxOutputBytes: 20_000,
+    maxBufferBytes: 262_144,
+    maxProcesses: 50,
+    defaultYieldMs: 30_000,
+    maxYieldMs: 300_000,
+    defaultTimeoutMs: 3_600_000,
+    processRetentionMs: 3_600_000,
+    maxRetainedProcesses: 100,
+    denyCommandRegex: null,
+    allowCommandRegex: null,
+    redactEnvRegex: null,
+    blockedSideEffects: [
+      "KILLS_AGENT_PROCESS",
+      "MODIFIES_OS_SETTINGS",
+      "MODIFIES_OS_USER_SETTINGS",
+      "MODIFIES_PROTECTED_FILES",
+      "RUNS_INLINE_CODE",
+    ],
+    transport: "stdio",
+    host: "127.0.0.1",
+    port: 8000,
+    authToken: null,
+    allowedOrigins: [],
+    maxHttpSessions: 64,
+    maxConcurrentRequests: 128,
+    blacklist: [],
+    whitelist: [],
+    shell: null,
+    keepaliveIntervalMs: 5000,
+    truncation: "head",
+    nonInteractiveEnv: {
+      GIT_TERMINAL_PROMPT: "0",
+      CI: "true",
+      DEBIAN_FRONTEND: "noninteractive",
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+    },
+  });
+  assert.deepEqual(warningsOf(), []);
+});
+
+Deno.test("each resolution gets its own lists and maps", () => {
+  const first = configOf();
+  first.blockedSideEffects.push("NONE");
+  first.nonInteractiveEnv.EXTRA = "1";
+  const second = configOf();
+  assert.ok(!second.blockedSideEffects.includes("NONE"));
+  assert.ok(!("EXTRA" in second.nonInteractiveEnv));
+});
+
+Deno.test("HTTP on a non-loopback host needs an auth token", async (t) => {
+  await t.step("refused without one", () => {
+    for (const host of ["0.0.0.0", "192.168.1.10", "::", "example.com"]) {
+      assert.equal(
+        errorOf({ argv: ["--transport", "http", "--host", host] }),
+        `Refusing to bind ${host} without an auth token; set --auth-token or YIELDSHELL_AUTH_TOKEN, or bind 127.0.0.1`,
+      );
+    }
+  });
+  await t.step("an empty token is no token", () => {
+    assert.match(
+      errorOf({ argv: ["--transport=http", "--host=0.0.0.0", "--auth-token="] }),
+      /^Refusing to bind 0.0.0.0 without an auth token/,
+    );
+  });
+  await t.step("accepted with a token from any source", () => {
+    const argv = ["--transport", "http", "--host", "0.0.0.0"];
+    assert.equal(configOf({ argv: [...argv, "--auth-token", "t"] }).authToken, "t");
+    assert.equal(configOf({ argv, env: { YIELDSHELL_AUTH_TOKEN: "t" } }).authToken, "t");
+    const files = { "/c.yaml": "auth_token: t\n" };
+    assert.equal(configOf({ argv: [...argv, "--config", "/c.yaml"], files }).authToken, "t");
+  });
+  await t.step("loopback hosts need none", () => {
+    for (const host of ["127.0.0.1", "127.8.9.10", "localhost", "::1", "[::1]"]) {
+      assert.equal(configOf({ argv: ["--transport", "http", "--host", host] }).host, host);
+    }
+  });
+  await t.step("stdio binds nothing, so the host does not matter", () => {
+    assert.equal(configOf({ env: { YIELDSHELL_HOST: "0.0.0.0" } }).transport, "stdio");
+  });
+});
+
+Deno.test("a blacklist next to a whitelist draws a warning", () => {
+  assert.deepEqual(
+    warningsOf({ argv: ["--blacklist", "rm", "--whitelist", "ls"] }),
+    ["The blacklist is ignored because a whitelist is set"],
+  );
+});
+
+Deno.test("warnings from all sources are collected", () => {
+  const warnings = warningsOf({
+    env: {
+      YIELDSHELL_MAX_PROCESSES: "lots",
+      MCP_YIELDSHELL_BLOCKED_SIDE_EFFECTS: " ",
+      YIELDSHELL_WHITELIST: "ls",
+      YIELDSHELL_BLACKLIST: "rm",
+    },
+  });
+  assert.equal(warnings.length, 3, warnings.join("\n"));
+});
