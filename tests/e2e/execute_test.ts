@@ -220,3 +220,21 @@ Deno.test("cancelling an in-flight execute stops the execution", async () => {
   const ps = await s.call("ps", {});
   assert.equal(ps.payload.executions[0].signal, "SIGINT");
 });
+
+Deno.test("initial stdin that the command never reads is reported as stdin_error", async () => {
+  await using s = await startServer();
+  const { payload } = await s.call("execute", {
+    command: "exit 0",
+    side_effects: NONE,
+    stdin: "x".repeat(4_000_000),
+  });
+  assert.equal(payload.status, "completed");
+  let error: string | undefined = payload.stdin_error;
+  for (let i = 0; i < 100 && error === undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    error = (await s.call("read", { execution_id: payload.execution_id })).payload.stdin_error;
+  }
+  assert.match(error ?? "", /pipe/i);
+  const ps = await s.call("ps", {});
+  assert.match(ps.payload.executions[0].stdin_error, /pipe/i);
+});
