@@ -5,6 +5,12 @@
  * abruptly (SIGKILL, a crash, a client that kills it mid-shutdown), sends
  * TERM, waits, then KILL. A graceful exit releases everything first, so the
  * guardian then exits without touching anything.
+ *
+ * It also answers token scans (`? TOKEN...`): one `grep` over
+ * /proc/[0-9]*\/environ from an already running shell costs a few
+ * milliseconds, where spawning `ps` from Deno costs ten or more, and Deno's
+ * permissions forbid reading /proc from the server itself. Zombies have an
+ * empty environ, so they never match.
  */
 const GUARDIAN_SCRIPT = String.raw`
 trap '' INT TERM HUP PIPE
@@ -16,6 +22,11 @@ while IFS=' ' read -r op pgid token; do
     -)
       kept=""; for g in $groups; do [ "$g" = "$pgid" ] || kept="$kept $g"; done; groups=$kept
       kept=""; for t in $tokens; do [ "$t" = "$token" ] || kept="$kept $t"; done; tokens=$kept ;;
+    '?')
+      set --
+      for t in $pgid $token; do set -- "$@" -e "_MCP_YIELDSHELL_EXECUTION_TOKEN=$t"; done
+      grep -a -o -F "$@" /proc/[0-9]*/environ 2>/dev/null
+      echo . ;;
   esac
 done
 [ -z "$groups$tokens" ] && exit 0
@@ -36,11 +47,62 @@ exit 0
 `;
 
 const encoder = new TextEncoder();
+const MATCH = /^\/proc\/(\d+)\/environ:_MCP_YIELDSHELL_EXECUTION_TOKEN=(\w+)$/;
 
 /** The server side of the guardian; it starts the shell on first use. */
 export class Guardian {
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   #failed = false;
+  /** Answers in request order: each collects lines until ".". */
+  #replies: { lines: string[]; resolve: (lines: string[] | null) => void }[] = [];
+  #queued = new Set<string>();
+  /** The batch that tokens queued now will be part of; null once it has taken its tokens. */
+  #next: Promise<Map<string, number[]> | null> | null = null;
+  /** The newest batch; a new one starts only after it, so greps never overlap. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Pids whose environment carries `token`; null when the guardian cannot
+   * answer (the caller falls back to `ps`). Concurrent calls share one grep.
+   */
+  scan(token: string): Promise<number[] | null> {
+    this.#queued.add(token);
+    if (this.#next === null) {
+      this.#next = this.#after(this.#tail);
+      this.#tail = this.#next;
+    }
+    return this.#next.then((found) => found === null ? null : found.get(token) ?? []);
+  }
+
+  async #after(previous: Promise<unknown>): Promise<Map<string, number[]> | null> {
+    // Always suspends first, so #next is assigned before it is cleared here.
+    await previous.catch(() => {});
+    this.#next = null;
+    return await this.#runBatch();
+  }
+
+  async #runBatch(): Promise<Map<string, number[]> | null> {
+    const tokens = [...this.#queued];
+    this.#queued.clear();
+    if (tokens.length === 0) return new Map();
+    const { promise, resolve } = Promise.withResolvers<string[] | null>();
+    this.#replies.push({ lines: [], resolve });
+    if (!this.#send(`? ${tokens.join(" ")}\n`)) {
+      this.#replies.pop();
+      return null;
+    }
+    const lines = await promise;
+    if (lines === null) return null;
+    const found = new Map<string, number[]>();
+    for (const line of lines) {
+      const match = MATCH.exec(line);
+      if (match === null) continue;
+      const pids = found.get(match[2]) ?? [];
+      pids.push(Number(match[1]));
+      found.set(match[2], pids);
+    }
+    return found;
+  }
 
   /** Asks the guardian to kill this group (and token holders) if the server dies. */
   guard(pgid: number, token: string | null): void {
@@ -52,11 +114,41 @@ export class Guardian {
     this.#send(`- ${pgid} ${token ?? ""}\n`);
   }
 
-  #send(line: string): void {
+  #send(line: string): boolean {
     const writer = this.#start();
-    writer?.write(encoder.encode(line)).catch(() => {
-      this.#failed = true;
-    });
+    if (writer === null) return false;
+    writer.write(encoder.encode(line)).catch(() => this.#fail());
+    return true;
+  }
+
+  #fail(): void {
+    this.#failed = true;
+    for (const reply of this.#replies.splice(0)) reply.resolve(null);
+  }
+
+  async #readReplies(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    let pending = "";
+    try {
+      for await (const text of stdout.pipeThrough(new TextDecoderStream())) {
+        pending += text;
+        let newline;
+        while ((newline = pending.indexOf("\n")) >= 0) {
+          const line = pending.slice(0, newline);
+          pending = pending.slice(newline + 1);
+          const reply = this.#replies[0];
+          if (reply === undefined) continue;
+          if (line === ".") {
+            this.#replies.shift();
+            reply.resolve(reply.lines);
+          } else {
+            reply.lines.push(line);
+          }
+        }
+      }
+    } catch {
+      // The guardian is gone; pending scans fall back to ps.
+    }
+    this.#fail();
   }
 
   #start(): WritableStreamDefaultWriter<Uint8Array> | null {
@@ -65,16 +157,14 @@ export class Guardian {
       const child = new Deno.Command("/bin/sh", {
         args: ["-c", GUARDIAN_SCRIPT],
         stdin: "piped",
-        stdout: "null",
+        stdout: "piped",
         stderr: "null",
         // Its own session: a signal to the server's process group does not reach it.
         detached: true,
       }).spawn();
       child.unref();
-      child.status.then(() => {
-        this.#failed = true;
-      });
       this.#writer = child.stdin.getWriter();
+      this.#readReplies(child.stdout);
     } catch {
       this.#failed = true;
     }

@@ -148,6 +148,15 @@ export function createPosixPlatform(options: PosixOptions): Platform {
       // Fast path: no process at all in the group, and nothing to contain.
       const groupMayLive = send(-pid, "SIGURG");
       if (!groupMayLive && !containment) return { groupAlive: false, holders: [] };
+      if (!groupMayLive) {
+        const holders = await guardian.scan(token);
+        if (holders !== null) {
+          return {
+            groupAlive: false,
+            holders: holders.filter((p) => p !== selfPid),
+          };
+        }
+      }
       const rows = await table.snapshot();
       if (rows === null) return { groupAlive: groupMayLive, holders: [] };
       const needle = `${TOKEN_VARIABLE}=${token}`;
