@@ -4,6 +4,7 @@ import { resolveConfig } from "./src/config/mod.ts";
 import { createStderrLogger } from "./src/logger.ts";
 import { currentPlatform } from "./src/platform/mod.ts";
 import { loadNameChecker } from "./src/policy/name_checker.ts";
+import { serveHttp } from "./src/transports/http.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
 
 /** The process edge: argv/env to config to app; signals; exit codes. */
@@ -33,10 +34,13 @@ async function main(): Promise<number> {
   const checkNames = await loadNameChecker(config);
   const app = createApp({ config, platform, env, logger, version: denoJson.version, checkNames });
 
+  // The transport stops accepting first, then every execution is stopped (TERM, then KILL).
+  let closeTransport = () => Promise.resolve();
   let stopping: Promise<never> | null = null;
   const stop = (reason: string): Promise<never> => {
     stopping ??= (async () => {
       logger.info(`shutting down (${reason}); stopping ${app.manager.liveCount} live execution(s)`);
+      await closeTransport();
       await app.manager.shutdown();
       Deno.exit(0);
     })();
@@ -44,6 +48,17 @@ async function main(): Promise<number> {
   };
   for (const signal of platform.shutdownSignals) {
     Deno.addSignalListener(signal, () => void stop(signal));
+  }
+  if (config.transport === "http") {
+    try {
+      const server = await serveHttp(app, config, logger);
+      closeTransport = () => server.close();
+    } catch (error) {
+      logger.error(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+    // Runs until a shutdown signal; stop() exits the process.
+    return await new Promise<never>(() => {});
   }
   await serveStdio(app.createSessionServer("stdio"));
   return await stop("stdin closed");

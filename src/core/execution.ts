@@ -7,7 +7,6 @@ import {
   GROUP_POLL_MS,
   PROCESS_GROUP_EXIT_MS,
   settlesWithin,
-  TOKEN_POLL_MS,
 } from "./timing.ts";
 import { Utf8Normalizer } from "./utf8.ts";
 
@@ -188,16 +187,22 @@ export class Execution {
     return await settlesWithin(this.#finished, PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS);
   }
 
-  /** Stops timers and pipes of a record being removed. */
+  /** The containment token carried by every process of this execution. */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** Stops timers and pipes of a record being removed, and stops containing its token. */
   dispose(): void {
     clearTimeout(this.#timer);
     this.closeStdin();
+    this.#platform.releaseToken(this.#token);
   }
 
   async #signalAll(signal: string): Promise<void> {
     this.#platform.signalGroup(this.pid, signal);
-    const { holders } = await this.#platform.probe(this.pid, this.#token);
-    this.#platform.signalProcesses(holders, signal);
+    const holders = await this.#platform.findTokenHolders([this.#token]);
+    this.#platform.signalProcesses(holders.get(this.#token) ?? [], signal);
     // Re-check liveness at once rather than at the next poll.
     this.#wakeWatcher();
   }
@@ -248,10 +253,11 @@ export class Execution {
       const exit = await process.exited;
       this.exitCode = exit.exitCode;
       this.signal = exit.signal;
-      while (true) {
-        const probe = await this.#platform.probe(this.pid, this.#token);
-        if (!probe.groupAlive && probe.holders.length === 0) break;
-        await delay(probe.groupAlive ? GROUP_POLL_MS : TOKEN_POLL_MS, this.#wake.signal);
+      // Completion is the process group disappearing (the contract's rule). Descendants that
+      // left the group with setsid are not waited for; stop, timeout and shutdown still reach
+      // them through the containment token.
+      while (await this.#platform.isGroupAlive(this.pid)) {
+        await delay(GROUP_POLL_MS, this.#wake.signal);
       }
       if (!await settlesWithin(this.#drains, FINAL_DRAIN_MS)) {
         // A descendant outside our reach still holds the pipes: stop waiting on them.
@@ -273,7 +279,7 @@ export class Execution {
           : "completed";
       }
       this.#ended = true;
-      this.#platform.release(this.pid, this.#token);
+      this.#platform.releaseGroup(this.pid);
     }
   }
 }

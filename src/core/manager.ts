@@ -4,7 +4,13 @@ import { normalizeSignalName, pythonRepr } from "../policy/signals.ts";
 import * as text from "./contract.ts";
 import { Execution } from "./execution.ts";
 import type { OutputPage, StreamSelection } from "./output_log.ts";
-import { delay, GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS, REQUEST_CEILING_MS } from "./timing.ts";
+import {
+  delay,
+  GRACEFUL_STOP_MS,
+  MAX_STOP_GRACE_MS,
+  REQUEST_CEILING_MS,
+  TOKEN_POLL_MS,
+} from "./timing.ts";
 
 /** A contract response object, keys in the contract's order. */
 export type Payload = Record<string, unknown>;
@@ -403,19 +409,38 @@ export class ExecutionManager {
 
   /** Ends every live execution of one session (its client went away). */
   async closeSession(owner: string): Promise<void> {
-    const live = [...this.#executions.values()].filter((e) => e.owner === owner && e.live);
-    await Promise.all(live.map((e) => e.terminate("SIGTERM", GRACEFUL_STOP_MS, "shutdown")));
+    await this.#stopAll([...this.#executions.values()].filter((e) => e.owner === owner));
   }
 
-  /** Stops every live execution (TERM, then KILL) and refuses new ones; idempotent. */
+  /**
+   * Stops every live execution (TERM, then KILL) and every descendant that left its
+   * group, and refuses new executions; idempotent.
+   */
   shutdown(): Promise<void> {
     this.#shuttingDown = true;
     this.#shutdown ??= (async () => {
-      const live = [...this.#executions.values()].filter((e) => e.live);
-      await Promise.all(live.map((e) => e.terminate("SIGTERM", GRACEFUL_STOP_MS, "shutdown")));
+      await this.#stopAll([...this.#executions.values()]);
       for (const execution of this.#executions.values()) execution.dispose();
     })();
     return this.#shutdown;
+  }
+
+  async #stopAll(records: Execution[]): Promise<void> {
+    const live = records.filter((e) => e.live);
+    await Promise.all(live.map((e) => e.terminate("SIGTERM", GRACEFUL_STOP_MS, "shutdown")));
+    // Finished records may have left daemons behind (setsid); their tokens still find them.
+    const { platform } = this.#options;
+    const tokens = records.map((e) => e.token);
+    const strays = async () => [...(await platform.findTokenHolders(tokens)).values()].flat();
+    let pids = await strays();
+    if (pids.length === 0) return;
+    platform.signalProcesses(pids, "SIGTERM");
+    const deadline = performance.now() + GRACEFUL_STOP_MS;
+    while (pids.length > 0 && performance.now() < deadline) {
+      await delay(TOKEN_POLL_MS);
+      pids = await strays();
+    }
+    platform.signalProcesses(pids, "SIGKILL");
   }
 
   async #block(

@@ -58,7 +58,8 @@ export class Utf8Normalizer {
   push(chunk: Uint8Array): Uint8Array {
     // Fast path: ASCII is valid UTF-8 as it stands, so it needs no decode and re-encode.
     if (!this.#mayHold && isAscii(chunk)) return chunk;
-    this.#mayHold = chunk.length > 0 && chunk[chunk.length - 1] >= 0x80;
+    // An empty chunk changes nothing the decoder holds.
+    if (chunk.length > 0) this.#mayHold = chunk[chunk.length - 1] >= 0x80;
     return this.#encoder.encode(this.#decoder.decode(chunk, { stream: true }));
   }
 

@@ -9,7 +9,7 @@ export function isFailure(payload: Record<string, unknown>): boolean {
 /** Wraps a contract payload as structured content plus the same object as JSON text. */
 export function toolResult(payload: Record<string, unknown>): CallToolResult {
   const result: CallToolResult = {
-    content: [{ type: "text", text: JSON.stringify(payload, null, 2) }],
+    content: [{ type: "text", text: JSON.stringify(payload) }],
     structuredContent: payload,
   };
   if (isFailure(payload)) result.isError = true;

@@ -19,9 +19,8 @@ tokens=""
 while IFS=' ' read -r op pgid token; do
   case "$op" in
     +) groups="$groups $pgid"; [ -n "$token" ] && tokens="$tokens $token" ;;
-    -)
-      kept=""; for g in $groups; do [ "$g" = "$pgid" ] || kept="$kept $g"; done; groups=$kept
-      kept=""; for t in $tokens; do [ "$t" = "$token" ] || kept="$kept $t"; done; tokens=$kept ;;
+    g) kept=""; for g in $groups; do [ "$g" = "$pgid" ] || kept="$kept $g"; done; groups=$kept ;;
+    t) kept=""; for t in $tokens; do [ "$t" = "$pgid" ] || kept="$kept $t"; done; tokens=$kept ;;
     '?')
       set --
       for t in $pgid $token; do set -- "$@" -e "_MCP_YIELDSHELL_EXECUTION_TOKEN=$t"; done
@@ -62,16 +61,16 @@ export class Guardian {
   #tail: Promise<unknown> = Promise.resolve();
 
   /**
-   * Pids whose environment carries `token`; null when the guardian cannot
+   * Pids whose environment carries each token; null when the guardian cannot
    * answer (the caller falls back to `ps`). Concurrent calls share one grep.
    */
-  scan(token: string): Promise<number[] | null> {
-    this.#queued.add(token);
+  scan(tokens: readonly string[]): Promise<Map<string, number[]> | null> {
+    for (const token of tokens) this.#queued.add(token);
     if (this.#next === null) {
       this.#next = this.#after(this.#tail);
       this.#tail = this.#next;
     }
-    return this.#next.then((found) => found === null ? null : found.get(token) ?? []);
+    return this.#next;
   }
 
   async #after(previous: Promise<unknown>): Promise<Map<string, number[]> | null> {
@@ -109,9 +108,14 @@ export class Guardian {
     this.#send(`+ ${pgid} ${token ?? ""}\n`);
   }
 
-  /** Tells the guardian that nothing of this group lives any more. */
-  release(pgid: number, token: string | null): void {
-    this.#send(`- ${pgid} ${token ?? ""}\n`);
+  /** The group is gone; its pgid may be reused, so the guardian must forget it. */
+  releaseGroup(pgid: number): void {
+    this.#send(`g ${pgid}\n`);
+  }
+
+  /** The record is gone; its token is no longer the server's to contain. */
+  releaseToken(token: string): void {
+    this.#send(`t ${token}\n`);
   }
 
   #send(line: string): boolean {

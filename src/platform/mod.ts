@@ -1,9 +1,9 @@
-import { createPosixPlatform } from "./posix.ts";
+import { createPosixPlatform, findSetsid } from "./posix.ts";
 import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
 import type { Platform } from "./types.ts";
 import { createWindowsPlatform } from "./windows.ts";
 
-export type { GroupProbe, Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
+export type { Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
 
 /** Picks the adapter for the running OS; the only place that branches on it. */
 export function currentPlatform(): Platform {
@@ -15,12 +15,14 @@ export function currentPlatform(): Platform {
         signals: DARWIN_SIGNALS,
         containment: false,
         selfPid: Deno.pid,
+        setsidPath: null,
       });
     default:
       return createPosixPlatform({
         signals: LINUX_SIGNALS,
         containment: Deno.build.os === "linux",
         selfPid: Deno.pid,
+        setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
       });
   }
 }

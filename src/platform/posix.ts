@@ -12,6 +12,40 @@ export interface PosixOptions {
   containment: boolean;
   /** The server's own pid, never reported as a token holder. */
   selfPid: number;
+  /**
+   * Start children through this `setsid` binary instead of Deno's `detached`.
+   * Deno implements `detached` with a pre-exec hook, which forces a fork() of
+   * the whole server per spawn (milliseconds, growing with its heap); a plain
+   * spawn of `setsid` takes the posix_spawn fast path. null: use `detached`.
+   */
+  setsidPath: string | null;
+}
+
+/** The first existing `setsid` of util-linux, or null. */
+export function findSetsid(): string | null {
+  for (const path of ["/usr/bin/setsid", "/bin/setsid"]) {
+    if (executableFile(path)) return path;
+  }
+  return null;
+}
+
+function executableFile(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves a shell name the way execvp would, so a missing shell fails before spawning. */
+function resolveProgram(program: string, env: Record<string, string>): string | null {
+  if (program.includes("/")) return executableFile(program) ? program : null;
+  for (const dir of (env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
+    const candidate = `${dir === "" ? "." : dir}/${program}`;
+    if (executableFile(candidate)) return candidate;
+  }
+  return null;
 }
 
 interface ProcessRow {
@@ -80,10 +114,9 @@ function isDenied(error: unknown): boolean {
 
 /** POSIX process control: own session and group per execution, signals to `-pgid`. */
 export function createPosixPlatform(options: PosixOptions): Platform {
-  const { signals, containment, selfPid } = options;
+  const { signals, containment, selfPid, setsidPath } = options;
   const table = new ProcessTable(containment);
   const guardian = new Guardian();
-  const tokenOf = (token: string) => containment ? token : null;
   function exitOf(status: Deno.CommandStatus): ShellExit {
     if (status.signal === null) return { exitCode: status.code, signal: null };
     const signum = signals[status.signal];
@@ -114,17 +147,34 @@ export function createPosixPlatform(options: PosixOptions): Platform {
       const env = containment ? { ...request.env, [TOKEN_VARIABLE]: request.token } : request.env;
       let child: Deno.ChildProcess;
       try {
-        child = new Deno.Command(program, {
-          args,
-          cwd: request.cwd,
-          env,
-          clearEnv: true,
-          stdin: "piped",
-          stdout: "piped",
-          stderr: "piped",
-          // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
-          detached: true,
-        }).spawn();
+        if (setsidPath === null) {
+          child = new Deno.Command(program, {
+            args,
+            cwd: request.cwd,
+            env,
+            clearEnv: true,
+            stdin: "piped",
+            stdout: "piped",
+            stderr: "piped",
+            // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
+            detached: true,
+          }).spawn();
+        } else {
+          const resolved = resolveProgram(program, env);
+          if (resolved === null) {
+            throw new Deno.errors.NotFound("No such file or directory (os error 2)");
+          }
+          // setsid calls setsid() and execs the shell in place: pid == pgid == sid, as with detached.
+          child = new Deno.Command(setsidPath, {
+            args: [resolved, ...args],
+            cwd: request.cwd,
+            env,
+            clearEnv: true,
+            stdin: "piped",
+            stdout: "piped",
+            stderr: "piped",
+          }).spawn();
+        }
       } catch (error) {
         throw new Error(spawnFailure(error, program, request.cwd));
       }
@@ -142,33 +192,41 @@ export function createPosixPlatform(options: PosixOptions): Platform {
     signalProcesses(pids, signal) {
       for (const pid of pids) send(pid, signal);
     },
-    guard: (pid, token) => guardian.guard(pid, tokenOf(token)),
-    release: (pid, token) => guardian.release(pid, tokenOf(token)),
-    async probe(pid, token) {
-      // Fast path: no process at all in the group, and nothing to contain.
-      const groupMayLive = send(-pid, "SIGURG");
-      if (!groupMayLive && !containment) return { groupAlive: false, holders: [] };
-      if (!groupMayLive) {
-        const holders = await guardian.scan(token);
-        if (holders !== null) {
-          return {
-            groupAlive: false,
-            holders: holders.filter((p) => p !== selfPid),
-          };
+    guard: (pid, token) => guardian.guard(pid, containment ? token : null),
+    releaseGroup: (pid) => guardian.releaseGroup(pid),
+    releaseToken: (token) => {
+      if (containment) guardian.releaseToken(token);
+    },
+    async isGroupAlive(pid) {
+      // Fast path: no process at all in the group.
+      if (!send(-pid, "SIGURG")) return false;
+      // Something answers: make sure it is not only zombies, which linger in the group
+      // forever where init does not reap orphans.
+      const rows = await table.snapshot();
+      if (rows === null) return true;
+      return rows.some((row) => row.pgid === pid && !row.zombie && row.pid !== selfPid);
+    },
+    async findTokenHolders(tokens) {
+      const found = new Map<string, number[]>();
+      if (!containment || tokens.length === 0) return found;
+      const scanned = await guardian.scan(tokens);
+      if (scanned !== null) {
+        for (const token of tokens) {
+          const pids = (scanned.get(token) ?? []).filter((pid) => pid !== selfPid);
+          if (pids.length > 0) found.set(token, pids);
+        }
+        return found;
+      }
+      // The guardian is gone: fall back to ps, whose `e` output ends with the environment.
+      const rows = await table.snapshot();
+      for (const row of rows ?? []) {
+        if (row.zombie || row.pid === selfPid) continue;
+        for (const token of tokens) {
+          if (!row.args.includes(`${TOKEN_VARIABLE}=${token}`)) continue;
+          found.set(token, [...found.get(token) ?? [], row.pid]);
         }
       }
-      const rows = await table.snapshot();
-      if (rows === null) return { groupAlive: groupMayLive, holders: [] };
-      const needle = `${TOKEN_VARIABLE}=${token}`;
-      let groupAlive = false;
-      const holders: number[] = [];
-      for (const row of rows) {
-        // Zombies have exited; where init does not reap orphans they linger in the group forever.
-        if (row.zombie || row.pid === selfPid) continue;
-        if (row.pgid === pid) groupAlive = true;
-        else if (containment && row.args.includes(needle)) holders.push(row.pid);
-      }
-      return { groupAlive: groupAlive && groupMayLive, holders };
+      return found;
     },
   };
 }

@@ -57,25 +57,20 @@ export interface Platform {
   /** Sends `signal` to single processes, ignoring ones already gone. */
   signalProcesses(pids: readonly number[], signal: string): void;
   /**
-   * Hands a live execution to a watchdog that outlives the server and kills the
+   * Hands a new execution to a watchdog that outlives the server and kills its
    * group (and token holders) should the server die without stopping it.
    */
   guard(pid: number, token: string): void;
-  /** Takes an execution back from the watchdog once nothing of it lives. */
-  release(pid: number, token: string): void;
+  /** The group is gone: the watchdog forgets it (its pgid may be reused). */
+  releaseGroup(pid: number): void;
+  /** The record is removed: the watchdog stops tracking its token. */
+  releaseToken(token: string): void;
+  /** Whether a live (non-zombie) process remains in the group of `pid`. */
+  isGroupAlive(pid: number): Promise<boolean>;
   /**
-   * Looks at what is left of an execution after its shell exited: whether any
-   * non-zombie process of its group lives, and which processes outside the group
-   * still carry `token` (Linux containment; always empty elsewhere). Concurrent
-   * calls may share one look at the process table.
+   * Live processes that carry each token in their environment (Linux
+   * containment: they may have left the group with setsid); empty elsewhere.
+   * Concurrent calls may share one look at the process table.
    */
-  probe(pid: number, token: string): Promise<GroupProbe>;
-}
-
-/** The result of `Platform.probe`. */
-export interface GroupProbe {
-  /** A live (non-zombie) process remains in the group. */
-  groupAlive: boolean;
-  /** Live processes outside the group that carry the execution's token. */
-  holders: number[];
+  findTokenHolders(tokens: readonly string[]): Promise<Map<string, number[]>>;
 }

@@ -191,10 +191,12 @@ export function createWindowsPlatform(options: WindowsOptions = {}): Platform {
     // No watchdog on Windows yet: the POSIX one is a detached shell, and Deno cannot detach
     // a child here. A server that dies abruptly leaves its trees running (README limits).
     guard: () => {},
-    release: () => {},
+    releaseGroup: () => {},
+    releaseToken: () => {},
     // A tree whose shell exited is out of reach (its orphans have no live parent to walk
     // from), and there is no containment token: only the shell itself can be reported.
-    probe: (pid) => Promise.resolve({ groupAlive: running.has(pid), holders: [] }),
+    isGroupAlive: (pid) => Promise.resolve(running.has(pid)),
+    findTokenHolders: () => Promise.resolve(new Map()),
   };
 }
 

@@ -47,8 +47,10 @@ function fakePlatform(scripts: Map<string, FakeScript>) {
     },
     signalProcesses() {},
     guard() {},
-    release() {},
-    probe: () => Promise.resolve({ groupAlive: false, holders: [] }),
+    releaseGroup() {},
+    releaseToken() {},
+    isGroupAlive: () => Promise.resolve(false),
+    findTokenHolders: () => Promise.resolve(new Map()),
   };
   return { platform, signals };
 }

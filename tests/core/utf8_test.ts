@@ -153,3 +153,24 @@ Deno.test("Utf8Normalizer can be reused after flush", () => {
   normalizer.flush();
   assert.deepEqual(normalizer.push(encode("ok")), encode("ok"));
 });
+
+Deno.test("an empty chunk between a split character and ASCII keeps the pending bytes", () => {
+  const normalizer = new Utf8Normalizer();
+  const out = [
+    normalizer.push(Uint8Array.from([0xf0, 0x9f, 0x98])),
+    normalizer.push(new Uint8Array()),
+    normalizer.push(Uint8Array.from([0x61])),
+    normalizer.flush(),
+  ];
+  assert.equal(new TextDecoder().decode(concat(out)), "\uFFFDa");
+});
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}

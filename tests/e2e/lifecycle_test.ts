@@ -104,20 +104,36 @@ Deno.test("a command that closes stdout and keeps running is still tracked", asy
   assert.equal(waited.payload.status, "completed");
 });
 
-Deno.test("Linux containment follows descendants that leave the process group", async () => {
-  await using s = await startServer();
+Deno.test("descendants that leave the group with setsid: not waited for, but contained", async () => {
+  const s = await startServer();
   const tag = marker();
-  const { payload } = await s.call("execute", {
-    command: "setsid sleep 60 >/dev/null 2>&1 < /dev/null & echo started",
-    side_effects: NONE,
-    env: { TEST_MARKER: tag },
-    yield_ms: 500,
-  });
-  assert.equal(payload.status, "backgrounded");
-  await eventually(() => processesWithMarker(tag).length === 1, 10_000, "setsid child");
-  const reply = await s.call("stop", { execution_id: payload.execution_id, signal: "SIGKILL" });
-  assert.equal(reply.payload.stopped, true);
-  assert.deepEqual(processesWithMarker(tag), []);
+  try {
+    // Completion is the process group disappearing, so a detached daemon does not hold execute.
+    const daemon = await s.call("execute", {
+      command: "setsid sleep 60 >/dev/null 2>&1 < /dev/null & echo started",
+      side_effects: NONE,
+      env: { TEST_MARKER: tag },
+    });
+    assert.equal(daemon.payload.status, "completed");
+    assert.equal(daemon.payload.stdout, "started\n");
+    await eventually(() => processesWithMarker(tag).length === 1, 10_000, "setsid child");
+    // A timeout reaches a descendant that left the group while the execution is live.
+    const timed = await s.call("execute", {
+      command: "setsid sleep 60 >/dev/null 2>&1 < /dev/null & sleep 60",
+      side_effects: NONE,
+      env: { TEST_MARKER: `${tag}_timed` },
+      timeout_ms: 300,
+    });
+    assert.equal(timed.payload.status, "timed_out");
+    await eventually(() => processesWithMarker(`${tag}_timed`).length === 0, 10_000, "timeout");
+    assert.equal(processesWithMarker(tag).length, 1, "the finished record's daemon still runs");
+    // Shutdown stops daemons of finished records too: nothing is left behind.
+    await s.close();
+    await waitForExit(s.pid);
+    assert.deepEqual(processesWithMarker(tag), []);
+  } finally {
+    await s[Symbol.asyncDispose]();
+  }
 });
 
 /** Only the SIGTERM case carries a TERM-trapping child: it proves the 10 s grace then KILL. */

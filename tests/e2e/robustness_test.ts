@@ -46,7 +46,11 @@ Deno.test("NUL bytes are refused with a reason; binary output is normalized, not
   const nul = await s.call("execute", { command: "echo a\0b", side_effects: NONE });
   assert.equal(nul.payload.status, "failed_to_start");
   assert.match(nul.payload.error, /NUL/);
-  const envNul = await s.call("execute", { command: "true", side_effects: NONE, env: { A: "x\0y" } });
+  const envNul = await s.call("execute", {
+    command: "true",
+    side_effects: NONE,
+    env: { A: "x\0y" },
+  });
   assert.match(envNul.payload.error, /NUL/);
   const binary = await s.call("execute", {
     command: "printf 'ok\\377\\376\\000end'",

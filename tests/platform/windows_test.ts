@@ -233,7 +233,8 @@ Deno.test("signalGroup never runs taskkill for a pid it did not start", async ()
   const { calls, runSync } = fakeRunSync(() => 0);
   const platform = createWindowsPlatform({ runSync });
   assert.equal(platform.signalGroup(4242, "SIGTERM"), false);
-  assert.deepEqual(await platform.probe(4242, "token"), { groupAlive: false, holders: [] });
+  assert.equal(await platform.isGroupAlive(4242), false);
+  assert.deepEqual(await platform.findTokenHolders(["token"]), new Map());
   assert.deepEqual(calls, []);
 });
 
@@ -241,7 +242,8 @@ Deno.test("guard and release start nothing (no watchdog on Windows)", () => {
   const { calls, runSync } = fakeRunSync(() => 0);
   const platform = createWindowsPlatform({ runSync });
   platform.guard(4242, "token");
-  platform.release(4242, "token");
+  platform.releaseGroup(4242);
+  platform.releaseToken("token");
   assert.deepEqual(calls, []);
 });
 
@@ -273,15 +275,12 @@ Deno.test({
     });
     const processGuard = guard(process);
     try {
-      assert.deepEqual(await platform.probe(process.pid, "unused"), {
-        groupAlive: true,
-        holders: [],
-      });
+      assert.equal(await platform.isGroupAlive(process.pid), true);
       assert.equal(platform.signalGroup(process.pid, "SIGTERM"), true);
       assert.deepEqual(calls, [
         { program: "taskkill", args: ["/T", "/F", "/PID", String(process.pid)] },
       ]);
-      assert.equal((await platform.probe(process.pid, "unused")).groupAlive, false);
+      assert.equal(await platform.isGroupAlive(process.pid), false);
       await process.exited;
       // Gone: a second signal must not run taskkill against a PID that may be reused.
       assert.equal(platform.signalGroup(process.pid, "SIGKILL"), false);
@@ -314,7 +313,7 @@ Deno.test({
         const processGuard = guard(process);
         try {
           assert.equal(platform.signalGroup(process.pid, "SIGTERM"), result);
-          assert.equal((await platform.probe(process.pid, "unused")).groupAlive, alive);
+          assert.equal(await platform.isGroupAlive(process.pid), alive);
         } finally {
           await processGuard.stop();
         }
@@ -339,7 +338,7 @@ Deno.test({
     const processGuard = guard(process);
     try {
       assert.deepEqual(await process.exited, { exitCode: 3, signal: null });
-      assert.equal((await platform.probe(process.pid, "unused")).groupAlive, false);
+      assert.equal(await platform.isGroupAlive(process.pid), false);
       assert.equal(platform.signalGroup(process.pid, "SIGTERM"), false);
       assert.deepEqual(calls, []);
     } finally {
@@ -396,7 +395,7 @@ Deno.test({
     try {
       assert.equal(platform.signalGroup(tree.pid, "SIGTERM"), true);
       await tree.exited;
-      assert.equal((await platform.probe(tree.pid, "unused")).groupAlive, false);
+      assert.equal(await platform.isGroupAlive(tree.pid), false);
     } finally {
       await treeGuard.stop();
     }

@@ -1,0 +1,79 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { serverCommand, waitForExit } from "../../tests/e2e/harness.ts";
+import { median } from "./stats.ts";
+import type { SectionResult } from "./table.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+const RUNS = 10;
+const TARGET_RATIO = 1.3;
+
+interface Launch {
+  command: string;
+  args: string[];
+}
+
+/** Spawn, `initialize` answered, `tools/list` returned: milliseconds; the server is then closed. */
+async function coldStartMs(launch: Launch): Promise<number> {
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: launch.args,
+    cwd: root,
+    env: Deno.env.toObject(),
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "yieldshell-bench", version: "1.0.0" });
+  const started = performance.now();
+  let pid: number | null = null;
+  try {
+    await client.connect(transport);
+    pid = transport.pid;
+    const { tools } = await client.listTools();
+    const elapsed = performance.now() - started;
+    if (tools.length === 0) throw new Error(`${launch.args.join(" ")} listed no tools`);
+    return elapsed;
+  } finally {
+    pid ??= transport.pid;
+    await client.close().catch(() => {});
+    if (pid !== null) await waitForExit(pid, 10_000);
+  }
+}
+
+/** Cold start of yieldshell against a minimal server on the same SDK, started the same way. */
+export async function benchColdStart(): Promise<SectionResult> {
+  const ours = serverCommand();
+  const minimal: Launch = {
+    command: Deno.execPath(),
+    args: ["run", "-P=server", `${root}scripts/bench/minimal_server.ts`],
+  };
+  // One unmeasured start each fills Deno's module and transpile caches.
+  await coldStartMs(ours);
+  await coldStartMs(minimal);
+  const oursMs: number[] = [];
+  const minimalMs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    // Alternate who goes first so neither always follows the other's exit.
+    if (run % 2 === 0) {
+      oursMs.push(await coldStartMs(ours));
+      minimalMs.push(await coldStartMs(minimal));
+    } else {
+      minimalMs.push(await coldStartMs(minimal));
+      oursMs.push(await coldStartMs(ours));
+    }
+  }
+  const oursMedian = median(oursMs);
+  const minimalMedian = median(minimalMs);
+  return {
+    rows: [{
+      figure: "cold start: spawn to tools/list (median)",
+      ours: oursMedian,
+      baseline: minimalMedian,
+      unit: "ms",
+      target: `≤ ${TARGET_RATIO}× minimal SDK server`,
+      met: oursMedian <= TARGET_RATIO * minimalMedian,
+    }],
+    notes: [
+      `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport).`,
+    ],
+  };
+}

@@ -1,0 +1,345 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  type CancelledNotification,
+  CancelledNotificationSchema,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "../config/mod.ts";
+import type { ExecutionManager } from "../core/manager.ts";
+import type { Logger } from "../logger.ts";
+import { MAX_BODY_BYTES, readBodyWithin } from "./http_body.ts";
+import {
+  corsHeaders,
+  ErrorCode,
+  errorResponse,
+  PREFLIGHT_HEADERS,
+  releaseWhenDone,
+  withHeaders,
+} from "./http_response.ts";
+import { checkBearer, checkHost, checkOrigin, urlHost } from "./http_security.ts";
+import { type HttpSession, SessionRegistry } from "./http_sessions.ts";
+
+/** The MCP endpoint's path. */
+export const MCP_PATH = "/mcp";
+/** A session with no request and no live execution for this long ends: 30 minutes. */
+export const IDLE_SESSION_MS = 30 * 60_000;
+/** Upper bound on waiting for the listener to drain at shutdown. */
+const SHUTDOWN_DRAIN_MS = 5_000;
+
+/** What the HTTP transport needs from the application (`createApp`'s result fits). */
+export interface HttpApp {
+  manager: Pick<ExecutionManager, "ps" | "closeSession">;
+  createSessionServer(owner: string): McpServer;
+}
+
+/** Settings of the HTTP transport, as in `Config`. */
+export type HttpConfig = Pick<
+  Config,
+  "host" | "port" | "authToken" | "allowedOrigins" | "maxHttpSessions" | "maxConcurrentRequests"
+>;
+
+export interface HttpHandlerOptions {
+  app: HttpApp;
+  config: HttpConfig;
+  logger: Logger;
+  /** Largest request body read. @default {MAX_BODY_BYTES} */
+  maxBodyBytes?: number;
+  /** Idle time after which a session without live executions ends. @default {IDLE_SESSION_MS} */
+  idleSessionMs?: number;
+  /** Monotonic clock in milliseconds. @default {performance.now} */
+  now?: () => number;
+}
+
+/** A request handler with the session registry behind it. */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /** Ends idle sessions (see `IDLE_SESSION_MS`); returns how many ended. */
+  expireIdle(): Promise<number>;
+  /** Sessions currently open. */
+  sessionCount(): number;
+  /** Refuses further requests and ends every session; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The streamable HTTP endpoint as a pure `Request -> Response` function: DNS-rebinding, bearer,
+ * size and load checks in front of one SDK transport and one MCP server per session.
+ */
+export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
+  const { app, config, logger } = options;
+  const { maxBodyBytes = MAX_BODY_BYTES, idleSessionMs = IDLE_SESSION_MS } = options;
+  const now = options.now ?? (() => performance.now());
+  const registry = new SessionRegistry({
+    createServer: (id) => app.createSessionServer(id),
+    hasLiveExecutions: (id) =>
+      (app.manager.ps({ include_completed: false, limit: 1 }, { owner: id })
+        .executions as unknown[]).length > 0,
+    closeExecutions: (id) => app.manager.closeSession(id),
+    maxSessions: config.maxHttpSessions,
+    idleSessionMs,
+    now,
+    logger,
+  });
+  /** POST bodies being read, and JSON-RPC requests whose reply is not complete. */
+  let reading = 0;
+  let inFlight = 0;
+  let closing: Promise<void> | null = null;
+  const busy = () =>
+    errorResponse(
+      503,
+      `Server busy: ${config.maxConcurrentRequests} requests are already in progress, the most this server handles at once; retry in a moment`,
+      { retryAfterS: 1 },
+    );
+
+  /** The parsed POST body, or the response refusing it. */
+  async function readMessages(request: Request): Promise<{ body: unknown } | Response> {
+    if (reading >= config.maxConcurrentRequests) return busy();
+    reading++;
+    let body;
+    try {
+      body = await readBodyWithin(request, maxBodyBytes);
+    } finally {
+      reading--;
+    }
+    if (body.tooLarge) {
+      return errorResponse(
+        413,
+        `Payload too large: request bodies are limited to ${maxBodyBytes} bytes; send less per message, for example large stdin in several write calls`,
+      );
+    }
+    try {
+      return { body: JSON.parse(body.text) };
+    } catch {
+      return errorResponse(
+        400,
+        "Parse error: the request body is not valid JSON; send a JSON-RPC message or batch",
+        { code: ErrorCode.parse },
+      );
+    }
+  }
+
+  async function route(
+    request: Request,
+    parsedBody: unknown,
+    onSession: (session: HttpSession) => void,
+  ): Promise<Response> {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId !== null) {
+      const session = registry.get(sessionId);
+      if (session === undefined) {
+        return errorResponse(
+          404,
+          `Session not found: ${
+            JSON.stringify(sessionId)
+          } is unknown or has ended; start a new session with an initialize request sent without Mcp-Session-Id`,
+          { code: ErrorCode.sessionNotFound },
+        );
+      }
+      onSession(session);
+      return await session.transport.handleRequest(request, { parsedBody });
+    }
+    if (request.method === "POST" && messagesOf(parsedBody).some(isInitializeRequest)) {
+      const session = await registry.open();
+      if (session === null) {
+        return errorResponse(
+          503,
+          `Too many sessions: this server holds its limit of ${config.maxHttpSessions} MCP sessions; end unused ones (HTTP DELETE with their Mcp-Session-Id) or retry later`,
+          { retryAfterS: 30 },
+        );
+      }
+      onSession(session);
+      try {
+        return await session.transport.handleRequest(request, { parsedBody });
+      } finally {
+        await registry.settle(session);
+      }
+    }
+    return errorResponse(
+      400,
+      "Bad request: the Mcp-Session-Id header is required; send an initialize request first and pass the Mcp-Session-Id it returns on every later request",
+    );
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const origin = request.headers.get("origin");
+    const hostRefusal = checkHost(
+      request.headers.get("host") ?? new URL(request.url).host,
+      config.host,
+    );
+    if (hostRefusal !== null) return errorResponse(403, hostRefusal);
+    const originRefusal = checkOrigin(origin, config.allowedOrigins);
+    if (originRefusal !== null) return errorResponse(403, originRefusal);
+    const cors = origin === null ? {} : corsHeaders(origin);
+    if (request.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
+    }
+    const refusal = screen(request);
+    if (refusal !== null) return withHeaders(refusal, cors);
+    let parsedBody: unknown;
+    if (request.method === "POST") {
+      const read = await readMessages(request);
+      if (read instanceof Response) return withHeaders(read, cors);
+      parsedBody = read.body;
+    }
+    // Only JSON-RPC requests count: notifications (a cancellation above all), DELETE and the GET
+    // event stream (one per session) must get through to a saturated server.
+    const messages = messagesOf(parsedBody);
+    const calls = messages.filter((m): m is JSONRPCRequest => isJSONRPCRequest(m));
+    const counted = calls.length > 0;
+    if (counted && inFlight >= config.maxConcurrentRequests) return withHeaders(busy(), cors);
+    if (counted) inFlight++;
+    const releases: (() => void)[] = [];
+    if (counted) releases.push(() => inFlight--);
+    const releaseAll = () => releases.forEach((release) => release());
+    let session: HttpSession | undefined;
+    try {
+      const response = await route(request, parsedBody, (routed) => {
+        session = routed;
+        releases.push(registry.track(routed, calls.length === 1 ? calls[0].id : undefined));
+      });
+      const cancelled = messages.filter(isCancelledNotification)
+        .flatMap((m) => m.params.requestId ?? []);
+      if (session !== undefined && cancelled.length > 0) registry.endCancelled(session, cancelled);
+      return withHeaders(releaseWhenDone(response, releaseAll), cors);
+    } catch (error) {
+      releaseAll();
+      throw error;
+    }
+  }
+
+  /** The checks after DNS-rebinding protection: closing, bearer token, path and method. */
+  function screen(request: Request): Response | null {
+    if (closing !== null) {
+      return errorResponse(
+        503,
+        "Service unavailable: the server is shutting down; reconnect once it has been started again",
+        { retryAfterS: 5 },
+      );
+    }
+    if (config.authToken !== null) {
+      const refusal = checkBearer(request.headers.get("authorization"), config.authToken);
+      if (refusal !== null) {
+        return errorResponse(401, refusal, {
+          headers: { "WWW-Authenticate": 'Bearer realm="yieldshell"' },
+        });
+      }
+    }
+    const { pathname } = new URL(request.url);
+    if (pathname !== MCP_PATH) {
+      return errorResponse(
+        404,
+        `Not found: ${
+          JSON.stringify(pathname)
+        } is not an endpoint of this server; the MCP endpoint is ${MCP_PATH}`,
+      );
+    }
+    if (!["GET", "POST", "DELETE"].includes(request.method)) {
+      return errorResponse(
+        405,
+        `Method not allowed: ${request.method}; POST sends JSON-RPC messages, GET opens the event stream, DELETE ends a session`,
+        { headers: { Allow: "GET, POST, DELETE" } },
+      );
+    }
+    return null;
+  }
+
+  return Object.assign(handle, {
+    expireIdle: () => registry.expireIdle(),
+    sessionCount: () => registry.size,
+    close: () => closing ??= registry.closeAll(),
+  });
+}
+
+/** A running HTTP server. */
+export interface HttpServer extends AsyncDisposable {
+  /** The bound address; the real port when port 0 was asked for. */
+  addr: Deno.NetAddr;
+  /** The MCP endpoint, such as `http://127.0.0.1:8000/mcp`. */
+  url: string;
+  /** Stops accepting, ends every session and closes the listener; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the MCP endpoint with `Deno.serve` on `config.host:config.port` and logs its URL.
+ * Throws with the `--allow-net` grant to add when Deno may not listen there.
+ */
+export function serveHttp(
+  app: HttpApp,
+  config: HttpConfig,
+  logger: Logger,
+  options: Pick<HttpHandlerOptions, "idleSessionMs"> = {},
+): Promise<HttpServer> {
+  const { idleSessionMs = IDLE_SESSION_MS } = options;
+  const missing = missingNetPermission(config.host, config.port);
+  if (missing !== null) return Promise.reject(new Error(missing));
+  const handler = createHttpHandler({ app, config, logger, idleSessionMs });
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: config.host,
+      port: config.port,
+      onListen: () => {},
+      onError: (error) => {
+        logger.error(`HTTP request failed: ${error instanceof Error ? error.stack : error}`);
+        return errorResponse(
+          500,
+          "Internal error: the request failed; retry it, and report the server's log if it persists",
+        );
+      },
+    }, handler);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return Promise.reject(
+      new Error(
+        `Cannot listen on ${
+          urlHost(config.host)
+        }:${config.port}: ${reason}; choose another --port or --host`,
+      ),
+    );
+  }
+  const addr = server.addr;
+  const url = `http://${urlHost(addr.hostname)}:${addr.port}${MCP_PATH}`;
+  logger.info(`listening on ${url}`);
+  const sweep = setInterval(() => {
+    handler.expireIdle().catch(() => {});
+  }, Math.min(idleSessionMs, 60_000));
+  Deno.unrefTimer(sweep);
+  let closed: Promise<void> | null = null;
+  const close = () =>
+    closed ??= (async () => {
+      clearInterval(sweep);
+      const finished = server.shutdown();
+      await handler.close();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        finished,
+        new Promise((resolve) => timer = setTimeout(resolve, SHUTDOWN_DRAIN_MS)),
+      ]);
+      clearTimeout(timer);
+    })();
+  return Promise.resolve({ addr, url, close, [Symbol.asyncDispose]: close });
+}
+
+/**
+ * The problem when Deno may not listen on `host:port`, naming the `--allow-net` grant that
+ * fixes it, or null. Port 0 (any free port) needs the host granted without a port.
+ */
+export function missingNetPermission(host: string, port: number): string | null {
+  const grant = port === 0 ? urlHost(host) : `${urlHost(host)}:${port}`;
+  if (Deno.permissions.querySync({ name: "net", host: grant }).state === "granted") return null;
+  const args = `--transport http --port ${port}${host === "127.0.0.1" ? "" : ` --host ${host}`}`;
+  return `Cannot serve HTTP on ${grant} without network permission for that address; grant it with --allow-net=${grant} (deno run -P=server --allow-net=${grant} main.ts ${args}), or rebuild a compiled binary with deno task compile --net-host ${grant}`;
+}
+
+function isCancelledNotification(message: unknown): message is CancelledNotification {
+  return CancelledNotificationSchema.safeParse(message).success;
+}
+
+/** The messages of a POST body: a batch, one message, or none. */
+function messagesOf(body: unknown): unknown[] {
+  if (body === undefined) return [];
+  return Array.isArray(body) ? body : [body];
+}
