@@ -11,7 +11,12 @@ import { serveStdio } from "./src/transports/stdio.ts";
 async function main(): Promise<number> {
   const platform = currentPlatform();
   const env = Deno.env.toObject();
+  // The YAML parser costs tens of milliseconds to load: only load it when a file is named.
+  const namesFile = Deno.args.some((arg) => arg === "--config" || arg.startsWith("--config=")) ||
+    Boolean(env.YIELDSHELL_CONFIG);
+  const parseYaml = namesFile ? (await import("yaml")).parseDocument : undefined;
   const resolved = resolveConfig({
+    parseYaml,
     argv: Deno.args,
     env,
     cwd: Deno.cwd(),

@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import type { parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError, describeIssue, describePath, show } from "./check.ts";
 import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
@@ -16,20 +16,27 @@ const FILE_SCHEMA = z.strictObject(
   Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema])),
 ).partial();
 
+/** The `yaml` package's parser; main.ts loads the package only when a config file is named. */
+export type YamlParser = typeof parseDocument;
+
 /** Reads and checks a YAML or JSON config file; any problem throws `ConfigError` naming `path`. */
-export function readConfigFile(path: string, readFile: (path: string) => string): FileReading {
+export function readConfigFile(
+  path: string,
+  readFile: (path: string) => string,
+  parseYaml: YamlParser,
+): FileReading {
   let text: string;
   try {
     text = readFile(path);
   } catch (error) {
     throw new ConfigError(`Cannot read config file ${path}: ${messageOf(error)}`);
   }
-  return parseConfigText(text, path);
+  return parseConfigText(text, path, parseYaml);
 }
 
 /** Parses and checks the text of a config file; `path` is only used in messages. */
-export function parseConfigText(text: string, path: string): FileReading {
-  const document = parseDocument(text);
+export function parseConfigText(text: string, path: string, parseYaml: YamlParser): FileReading {
+  const document = parseYaml(text);
   const [firstError] = document.errors;
   if (firstError !== undefined) {
     throw new ConfigError(`Cannot parse config file ${path}: ${firstLine(firstError.message)}`);

@@ -1,7 +1,7 @@
 import { ConfigError } from "./check.ts";
 import { readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
-import { type FileReading, readConfigFile } from "./file.ts";
+import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
 import { isLoopbackHost } from "./loopback.ts";
 import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
@@ -20,6 +20,11 @@ export interface ResolveInput {
   readFile: (path: string) => string;
   /** Version printed by `--version`. */
   version: string;
+  /**
+   * The YAML parser, needed only when a config file is named; main.ts imports the
+   * package on demand so that a server without a config file starts faster.
+   */
+  parseYaml?: YamlParser;
 }
 
 /** What the process should do: serve with a config, print help or version, or fail. */
@@ -51,7 +56,7 @@ function resolve(input: ResolveInput): Resolution {
   const configPath = cli.configPath ?? (input.env[COMMAND_OPTIONS.config.env] || undefined);
   const file: FileReading = configPath === undefined
     ? { values: {}, warnings: [] }
-    : readConfigFile(configPath, input.readFile);
+    : readConfigFile(configPath, input.readFile, requireParser(input.parseYaml));
 
   const config: Config = {
     ...defaultConfig(input.cwd),
@@ -78,4 +83,13 @@ function checkCombination(config: Config): string[] {
     warnings.push("The blacklist is ignored because a whitelist is set");
   }
   return warnings;
+}
+
+function requireParser(parseYaml: YamlParser | undefined): YamlParser {
+  if (parseYaml === undefined) {
+    throw new ConfigError(
+      "Cannot read the config file as the YAML parser was not loaded; name the file with --config or YIELDSHELL_CONFIG",
+    );
+  }
+  return parseYaml;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { exampleConfigYaml } from "../../src/config/example.ts";
+import { parseDocument } from "yaml";
 import { parseConfigText } from "../../src/config/file.ts";
 import { defaultConfig, SETTING_KEYS, SETTINGS } from "../../src/config/schema.ts";
 import { configOf, CWD } from "./fixture.ts";
@@ -17,7 +18,7 @@ Deno.test("config.example.yaml", async (t) => {
   });
 
   await t.step("sets every key to its default, except default_cwd (commented out)", () => {
-    const { values, warnings } = parseConfigText(text, "config.example.yaml");
+    const { values, warnings } = parseConfigText(text, "config.example.yaml", parseDocument);
     assert.deepEqual(warnings, []);
     const defaults = defaultConfig(CWD);
     for (const key of SETTING_KEYS) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { parseDocument } from "yaml";
 import { type Config, type Resolution, resolveConfig } from "../../src/config/mod.ts";
 
 /** The directory the fake server starts in. */
@@ -22,6 +23,7 @@ export function resolve(startup: FakeStartup = {}): Resolution {
     cwd: CWD,
     pathListSeparator,
     version: "9.8.7",
+    parseYaml: parseDocument,
     readFile: (path) => {
       if (Object.hasOwn(files, path)) return files[path];
       throw new Error(`No such file or directory (os error 2): readfile '${path}'`);
