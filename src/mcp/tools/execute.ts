@@ -4,14 +4,7 @@ import type { ExecutionManager } from "../../core/manager.ts";
 import { SIDE_EFFECTS } from "../../policy/side_effects.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import {
-  cursorFields,
-  executionId,
-  exitFields,
-  maxOutputBytes,
-  status,
-  truncation,
-} from "../schemas.ts";
+import { cursorFields, exitFields, maxOutputBytes, status, truncation } from "../schemas.ts";
 
 export const ExecuteInputSchema = z.object({
   command: z.string().max(1_048_576).describe("The command string to execute in the shell"),
