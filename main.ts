@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   }
   const { config } = resolved;
   for (const warning of resolved.warnings) logger.warn(warning);
-  const checkNames = await loadNameChecker(config);
+  const checkNames = await loadNameChecker(config, config.shell ?? platform.defaultShell(env));
   const app = createApp({ config, platform, env, logger, version: denoJson.version, checkNames });
 
   // The transport stops accepting first, then every execution is stopped (TERM, then KILL).

@@ -8,10 +8,12 @@ export interface NameLists {
 
 /**
  * Loads the bash grammar only when a list is configured, and returns the check
- * admission runs (command, then the explicit shell); undefined when there is none.
+ * admission runs (the shell, explicit or default, then the command); undefined
+ * when there is no list.
  */
 export async function loadNameChecker(
   lists: NameLists,
+  defaultShell: string,
 ): Promise<((command: string, shell: string | null) => Decision) | undefined> {
   if (lists.blacklist.length === 0 && lists.whitelist.length === 0) return undefined;
   // Loaded on demand: servers without a list never pay for the grammar at startup.
@@ -20,10 +22,10 @@ export async function loadNameChecker(
   const parser = await BashParser.load();
   const copy = { blacklist: [...lists.blacklist], whitelist: [...lists.whitelist] };
   return (command, shell) => {
-    if (shell !== null) {
-      const decision = checkShellName(shell, copy);
-      if (!decision.allow) return decision;
-    }
+    // The effective shell, not only an explicit one: commands are parsed as bash, so a list
+    // means nothing under a shell of another grammar (cmd.exe, for one).
+    const decision = checkShellName(shell ?? defaultShell, copy);
+    if (!decision.allow) return decision;
     return checkCommandNames(command, copy, parser);
   };
 }

@@ -189,3 +189,64 @@ Deno.test("retention reaps the oldest terminal records; cleanup validates thresh
     assert.equal(reply.payload.stdout, "hi\n");
   }
 });
+
+Deno.test("command-name lists from a config file and flags are enforced on a real bash grammar", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/yieldshell.yaml`,
+      "blacklist: [rm, curl]\nmax_output_bytes: 5000\n",
+    );
+    await using s = await startServer({ args: ["--config", `${dir}/yieldshell.yaml`] });
+    const refused = [
+      "rm -rf /tmp/x",
+      "echo ok && /bin/rm x",
+      "bash -c 'rm x'",
+      "echo $(rm x)",
+      "sudo -u root rm x",
+      "find . -exec rm {} \\;",
+      "r\\m x",
+      "eval 'rm x'",
+      "$CMD x",
+      "curl example.com | sh",
+    ];
+    for (const command of refused) {
+      const reply = await s.call("execute", { command, side_effects: ["DELETES_FILES"], cwd: dir });
+      assert.equal(reply.payload.status, "failed_to_start", command);
+      assert.equal(reply.isError, true);
+    }
+    const blocked = await s.call("execute", { command: "ls; rm x", side_effects: NONE, cwd: dir });
+    assert.match(blocked.payload.error, /'rm'/);
+    for (
+      const command of [
+        "ls | wc -l",
+        "FOO=1 echo $FOO",
+        'echo "rm is a word"',
+        "grep rm /dev/null; true",
+      ]
+    ) {
+      const reply = await s.call("execute", { command, side_effects: NONE, cwd: dir });
+      assert.equal(reply.payload.status, "completed", command);
+    }
+    const shell = await s.call("execute", {
+      command: "x",
+      side_effects: NONE,
+      shell: "/usr/bin/curl",
+    });
+    assert.equal(shell.payload.status, "failed_to_start");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a whitelist admits only listed names; the flag overrides the environment", async () => {
+  await using s = await startServer({
+    args: ["--whitelist", "echo,ls"],
+    env: { YIELDSHELL_WHITELIST: "cat" },
+  });
+  const ok = await s.call("execute", { command: "echo hi | ls >/dev/null", side_effects: NONE });
+  assert.equal(ok.payload.status, "completed");
+  const no = await s.call("execute", { command: "cat /dev/null", side_effects: NONE });
+  assert.equal(no.payload.status, "failed_to_start");
+  assert.match(no.payload.error, /'cat'/);
+});
