@@ -36,7 +36,13 @@ async function main(): Promise<number> {
   }
   const { config } = resolved;
   for (const warning of resolved.warnings) logger.warn(warning);
-  const checkNames = await loadNameChecker(config, config.shell ?? platform.defaultShell(env));
+  let checkNames;
+  try {
+    checkNames = await loadNameChecker(config, config.shell ?? platform.defaultShell(env));
+  } catch (error) {
+    logger.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
   const app = createApp({ config, platform, env, logger, version: denoJson.version, checkNames });
 
   // The transport stops accepting first, then every execution is stopped (TERM, then KILL).

@@ -98,6 +98,14 @@ export function checkShellName(shell: string, lists: NameLists): Decision {
   if (mode === null) return { allow: true };
   const listed = checkName(shell, lists, mode);
   if (!listed.allow) return { allow: false, reason: listed.reason.replace(/^Command/, "Shell") };
+  return checkShellGrammar(shell);
+}
+
+/**
+ * Whether a shell reads bash syntax, so that the names in its commands can be found; the
+ * operator's default shell is held to this alone, not to the lists.
+ */
+export function checkShellGrammar(shell: string): Decision {
   const base = shell.slice(Math.max(shell.lastIndexOf("/"), shell.lastIndexOf("\\")) + 1)
     .toLowerCase().replace(/\.exe$/, "");
   if (BASH_SHELLS.has(base)) return { allow: true };

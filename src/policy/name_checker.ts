@@ -18,14 +18,23 @@ export async function loadNameChecker(
   if (lists.blacklist.length === 0 && lists.whitelist.length === 0) return undefined;
   // Loaded on demand: servers without a list never pay for the grammar at startup.
   const { BashParser } = await import("./bash_parser.ts");
-  const { checkCommandNames, checkShellName } = await import("./command_names.ts");
+  const { checkCommandNames, checkShellGrammar, checkShellName } = await import(
+    "./command_names.ts"
+  );
+  const grammar = checkShellGrammar(defaultShell);
+  if (!grammar.allow) {
+    // Refuse at startup rather than on every call.
+    throw new Error(`${grammar.reason}; set --shell to bash, sh or dash, or remove the lists`);
+  }
   const parser = await BashParser.load();
   const copy = { blacklist: [...lists.blacklist], whitelist: [...lists.whitelist] };
   return (command, shell) => {
-    // The effective shell, not only an explicit one: commands are parsed as bash, so a list
-    // means nothing under a shell of another grammar (cmd.exe, for one).
-    const decision = checkShellName(shell ?? defaultShell, copy);
-    if (!decision.allow) return decision;
+    // An explicit shell is the agent's choice and must pass the lists; the operator's default
+    // was checked above: it need only read bash, as a list means nothing under cmd.exe.
+    if (shell !== null) {
+      const decision = checkShellName(shell, copy);
+      if (!decision.allow) return decision;
+    }
     return checkCommandNames(command, copy, parser);
   };
 }
