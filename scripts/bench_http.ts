@@ -3,6 +3,7 @@
  * alone: `deno run -P=test scripts/bench_http.ts`. The server runs as the README starts it, in
  * its own process; the SDK clients run here.
  */
+import { startHttpServer } from "../tests/e2e/http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { median, percentile } from "./bench/stats.ts";
@@ -21,79 +22,6 @@ const ROUND_TRIPS = 100;
 const SESSIONS = 20;
 /** How long the sessions poll. */
 const POLL_MS = 5_000;
-
-const root = new URL("../", import.meta.url).pathname;
-
-/** A yieldshell server running over HTTP in a child process. */
-export interface HttpServerProcess extends AsyncDisposable {
-  /** The MCP endpoint, read from the server's `listening on` line. */
-  url: string;
-  child: Deno.ChildProcess;
-  /** Everything the server wrote to stderr so far. */
-  stderr(): string;
-  /** Sends `signal` and waits for the exit (SIGKILL after 30 s); idempotent. */
-  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
-}
-
-/**
- * Starts `deno run -P=server --allow-net=127.0.0.1 main.ts --transport http --port 0` (a free
- * loopback port) and waits for the URL it logs.
- */
-export async function startHttpServer(
-  options: { args?: string[]; env?: Record<string, string> } = {},
-): Promise<HttpServerProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-P=server",
-      "--allow-net=127.0.0.1",
-      `${root}main.ts`,
-      "--transport",
-      "http",
-      "--port",
-      "0",
-      ...options.args ?? [],
-    ],
-    cwd: root,
-    env: { NO_COLOR: "1", ...options.env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const listening = Promise.withResolvers<string>();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match !== null) listening.resolve(match[1]);
-    }
-    listening.reject(new Error(`The server exited before listening:\n${text}`));
-  })();
-  let stopped: Promise<Deno.CommandStatus> | null = null;
-  const stop = (signal: Deno.Signal = "SIGTERM") =>
-    stopped ??= (async () => {
-      const kill = (how: Deno.Signal) => {
-        try {
-          child.kill(how);
-        } catch { /* already exited */ }
-      };
-      kill(signal);
-      const timer = setTimeout(() => kill("SIGKILL"), 30_000);
-      const status = await child.status;
-      clearTimeout(timer);
-      await pump;
-      return status;
-    })();
-  try {
-    const url = await listening.promise;
-    return { url, child, stderr: () => text, stop, [Symbol.asyncDispose]: () => stop().then() };
-  } catch (error) {
-    await stop("SIGKILL");
-    throw error;
-  }
-}
 
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: "yieldshell-bench-http", version: "1.0.0" });

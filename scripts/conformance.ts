@@ -5,7 +5,7 @@
  * tests/conformance_expected_failures.json; the suite fails on any other failure and on a listed
  * scenario that passes (a stale entry). Exits with the suite's status.
  */
-import { startHttpServer } from "./bench_http.ts";
+import { startHttpServer } from "../tests/e2e/http_harness.ts";
 
 /** The suite, pinned: a new version may add scenarios and needs a look at the baseline. */
 export const CONFORMANCE_PACKAGE = "npm:@modelcontextprotocol/conformance@0.1.16";

@@ -145,35 +145,26 @@ export function createPosixPlatform(options: PosixOptions): Platform {
     spawn(request: SpawnRequest): SpawnedProcess {
       const { program, args } = this.shellArgv(request.shell ?? "/bin/sh", request.command);
       const env = containment ? { ...request.env, [TOKEN_VARIABLE]: request.token } : request.env;
+      const piped = {
+        cwd: request.cwd,
+        env,
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      } as const;
       let child: Deno.ChildProcess;
       try {
         if (setsidPath === null) {
-          child = new Deno.Command(program, {
-            args,
-            cwd: request.cwd,
-            env,
-            clearEnv: true,
-            stdin: "piped",
-            stdout: "piped",
-            stderr: "piped",
-            // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
-            detached: true,
-          }).spawn();
+          // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
+          child = new Deno.Command(program, { ...piped, args, detached: true }).spawn();
         } else {
           const resolved = resolveProgram(program, env);
           if (resolved === null) {
             throw new Deno.errors.NotFound("No such file or directory (os error 2)");
           }
           // setsid calls setsid() and execs the shell in place: pid == pgid == sid, as with detached.
-          child = new Deno.Command(setsidPath, {
-            args: [resolved, ...args],
-            cwd: request.cwd,
-            env,
-            clearEnv: true,
-            stdin: "piped",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
+          child = new Deno.Command(setsidPath, { ...piped, args: [resolved, ...args] }).spawn();
         }
       } catch (error) {
         throw new Error(spawnFailure(error, program, request.cwd));

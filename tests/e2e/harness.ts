@@ -4,11 +4,20 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 
-/** How the README starts the server, or a compiled binary when YIELDSHELL_BIN is set. */
-export function serverCommand(args: string[] = []): { command: string; args: string[] } {
+/**
+ * How the README starts the server (with `denoFlags` such as a net grant added to
+ * `-P=server`), or a compiled binary, whose permissions are baked in, when YIELDSHELL_BIN is set.
+ */
+export function serverCommand(
+  args: string[] = [],
+  denoFlags: string[] = [],
+): { command: string; args: string[] } {
   const binary = Deno.env.get("YIELDSHELL_BIN");
   if (binary) return { command: binary, args };
-  return { command: Deno.execPath(), args: ["run", "-P=server", `${root}main.ts`, ...args] };
+  return {
+    command: Deno.execPath(),
+    args: ["run", "-P=server", ...denoFlags, `${root}main.ts`, ...args],
+  };
 }
 
 /** A running server and a connected SDK client. */

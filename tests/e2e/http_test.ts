@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { startHttpServer } from "./http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,75 +13,6 @@ const NONE = ["NONE"];
 const ACCEPT = "application/json, text/event-stream";
 const PROTOCOL_VERSION = "2025-06-18";
 const MIB = 1024 * 1024;
-
-/** A server started over HTTP as the README does, on a free loopback port. */
-interface HttpServerProcess extends AsyncDisposable {
-  url: string;
-  port: number;
-  child: Deno.ChildProcess;
-  stderr(): string;
-  /** Sends `signal` (SIGTERM by default) and waits for the exit. */
-  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
-}
-
-async function startHttpServer(
-  options: { args?: string[]; env?: Record<string, string> } = {},
-): Promise<HttpServerProcess> {
-  const args = ["run", "-P=server", "--allow-net=127.0.0.1", `${root}main.ts`];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...args, "--transport", "http", "--port", "0", ...options.args ?? []],
-    cwd: root,
-    env: { NO_COLOR: "1", ...options.env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const listening = Promise.withResolvers<string>();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match !== null) listening.resolve(match[1]);
-    }
-    listening.reject(new Error(`Server exited before listening:\n${text}`));
-  })();
-  let status: Promise<Deno.CommandStatus> | null = null;
-  const stop = (signal: Deno.Signal = "SIGTERM") => {
-    status ??= (async () => {
-      try {
-        child.kill(signal);
-      } catch { /* already exited */ }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* already exited */ }
-      }, 30_000);
-      const result = await child.status;
-      clearTimeout(timer);
-      await pump;
-      return result;
-    })();
-    return status;
-  };
-  try {
-    const url = await listening.promise;
-    return {
-      url,
-      port: Number(new URL(url).port),
-      child,
-      stderr: () => text,
-      stop,
-      async [Symbol.asyncDispose]() {
-        await stop();
-      },
-    };
-  } catch (error) {
-    await stop("SIGKILL");
-    throw error;
-  }
-}
 
 interface ToolReply {
   // deno-lint-ignore no-explicit-any

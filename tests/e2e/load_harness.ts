@@ -11,6 +11,7 @@
  * Each server runs with YIELDSHELL_MAX_BUFFER_BYTES far above what an execution prints, so
  * nothing is evicted and a lost byte is a bug, not retention.
  */
+import { type HttpServerProcess, startHttpServer } from "./http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -279,61 +280,6 @@ function percentileOr0(samples: readonly number[], fraction: number): number {
   return samples.length === 0 ? 0 : percentile(samples, fraction);
 }
 
-/** A server on HTTP, started as the README does, on a free loopback port. */
-interface HttpServer {
-  url: string;
-  /** SIGTERM, then wait for the exit (SIGKILL after 30 s). */
-  stop(): Promise<void>;
-}
-
-async function startHttpServer(env: Record<string, string>): Promise<HttpServer> {
-  const root = new URL("../../", import.meta.url).pathname;
-  const binary = Deno.env.get("YIELDSHELL_BIN");
-  const serve = ["--transport", "http", "--port", "0"];
-  const child = new Deno.Command(binary ?? Deno.execPath(), {
-    args: binary
-      ? serve
-      : ["run", "-P=server", "--allow-net=127.0.0.1", `${root}main.ts`, ...serve],
-    cwd: root,
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const listening = Promise.withResolvers<string>();
-  const pump = (async () => {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match !== null) listening.resolve(match[1]);
-    }
-    listening.reject(new Error(`The HTTP server exited before listening:\n${text}`));
-  })();
-  let stopped: Promise<void> | null = null;
-  const stop = () =>
-    stopped ??= (async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* already gone */ }
-      }, 30_000);
-      await child.status;
-      clearTimeout(timer);
-      await pump;
-    })();
-  try {
-    return { url: await listening.promise, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
 /** Runs the load described by `options` against fresh servers and measures it. */
 export async function runLoad(options: LoadOptions = {}): Promise<LoadResult> {
   const settings: Required<LoadOptions> = {
@@ -359,11 +305,11 @@ export async function runLoad(options: LoadOptions = {}): Promise<LoadResult> {
   };
   const tally = new Tally();
   const stdio = stdioExecutions > 0 ? await startServer({ env }) : null;
-  let http: HttpServer | null = null;
+  let http: HttpServerProcess | null = null;
   const httpSessions: Client[] = [];
   let started = performance.now();
   try {
-    if (httpClients > 0) http = await startHttpServer(env);
+    if (httpClients > 0) http = await startHttpServer({ env });
     const url = http?.url;
     started = performance.now();
     const deadline = performance.now() + settings.deadlineMs;

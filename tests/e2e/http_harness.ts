@@ -1,0 +1,75 @@
+import { serverCommand } from "./harness.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+/** A server started over HTTP as the README does, on a free loopback port. */
+export interface HttpServerProcess extends AsyncDisposable {
+  url: string;
+  port: number;
+  child: Deno.ChildProcess;
+  stderr(): string;
+  /** Sends `signal` (SIGTERM by default) and waits for the exit. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+}
+
+export async function startHttpServer(
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<HttpServerProcess> {
+  // As the README does (plus a net grant for loopback), or a compiled binary (YIELDSHELL_BIN).
+  const { command, args } = serverCommand(["--transport", "http", "--port", "0"], [
+    "--allow-net=127.0.0.1",
+  ]);
+  const child = new Deno.Command(command, {
+    args: [...args, ...options.args ?? []],
+    cwd: root,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const listening = Promise.withResolvers<string>();
+  const pump = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match !== null) listening.resolve(match[1]);
+    }
+    listening.reject(new Error(`Server exited before listening:\n${text}`));
+  })();
+  let status: Promise<Deno.CommandStatus> | null = null;
+  const stop = (signal: Deno.Signal = "SIGTERM") => {
+    status ??= (async () => {
+      try {
+        child.kill(signal);
+      } catch { /* already exited */ }
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already exited */ }
+      }, 30_000);
+      const result = await child.status;
+      clearTimeout(timer);
+      await pump;
+      return result;
+    })();
+    return status;
+  };
+  try {
+    const url = await listening.promise;
+    return {
+      url,
+      port: Number(new URL(url).port),
+      child,
+      stderr: () => text,
+      stop,
+      async [Symbol.asyncDispose]() {
+        await stop();
+      },
+    };
+  } catch (error) {
+    await stop("SIGKILL");
+    throw error;
+  }
+}
