@@ -4,7 +4,6 @@ import { resolveConfig } from "./src/config/mod.ts";
 import { createStderrLogger } from "./src/logger.ts";
 import { currentPlatform } from "./src/platform/mod.ts";
 import { loadNameChecker } from "./src/policy/name_checker.ts";
-import { serveHttp } from "./src/transports/http.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
 
 /** The process edge: argv/env to config to app; signals; exit codes. */
@@ -62,6 +61,8 @@ async function main(): Promise<number> {
   }
   if (config.transport === "http") {
     try {
+      // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
+      const { serveHttp } = await import("./src/transports/http.ts");
       const server = await serveHttp(app, config, logger);
       closeTransport = () => server.close();
     } catch (error) {

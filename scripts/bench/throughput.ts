@@ -8,7 +8,7 @@ import type { SectionResult } from "./table.ts";
 
 const TOTAL_BYTES = 20_000_000;
 const RUNS = 3;
-const PAGE_BYTES = 1_048_576;
+const PAGE_BYTES = 65_536;
 const BUFFER_BYTES = 32 * 1_048_576;
 const TARGET_FRACTION = 0.5;
 const FLOOD_BYTES = 1_000_000_000;
