@@ -5,6 +5,7 @@ import {
   delay,
   FINAL_DRAIN_MS,
   GROUP_POLL_MS,
+  MAX_GROUP_POLL_MS,
   PROCESS_GROUP_EXIT_MS,
   settlesWithin,
 } from "./timing.ts";
@@ -256,8 +257,12 @@ export class Execution {
       // Completion is the process group disappearing (the contract's rule). Descendants that
       // left the group with setsid are not waited for; stop, timeout and shutdown still reach
       // them through the containment token.
+      // Polls back off (a daemon may outlive its shell for hours) and restart fast after a signal.
+      let pollMs = GROUP_POLL_MS;
       while (await this.#platform.isGroupAlive(this.pid)) {
-        await delay(GROUP_POLL_MS, this.#wake.signal);
+        const wake = this.#wake.signal;
+        await delay(pollMs, wake);
+        pollMs = wake.aborted ? GROUP_POLL_MS : Math.min(pollMs * 1.5, MAX_GROUP_POLL_MS);
       }
       if (!await settlesWithin(this.#drains, FINAL_DRAIN_MS)) {
         // A descendant outside our reach still holds the pipes: stop waiting on them.
