@@ -3,7 +3,7 @@ import { createApp } from "./src/app.ts";
 import { resolveConfig } from "./src/config/mod.ts";
 import { createStderrLogger } from "./src/logger.ts";
 import { currentPlatform } from "./src/platform/mod.ts";
-import { loadNameChecker } from "./src/policy/name_checker.ts";
+import { startNameChecker } from "./src/policy/name_checker.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
 
 /** The process edge: argv/env to config to app; signals; exit codes. */
@@ -35,14 +35,28 @@ async function main(): Promise<number> {
   }
   const { config } = resolved;
   for (const warning of resolved.warnings) logger.warn(warning);
-  let checkNames;
+  let names;
   try {
-    checkNames = await loadNameChecker(config, config.shell ?? platform.defaultShell(env));
+    names = startNameChecker(config, config.shell ?? platform.defaultShell(env));
   } catch (error) {
     logger.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const app = createApp({ config, platform, env, logger, version: denoJson.version, checkNames });
+  names?.ready.catch((error) => {
+    logger.error(
+      `Cannot load the command-name policy: ${error instanceof Error ? error.message : error}`,
+    );
+    Deno.exit(2);
+  });
+  const app = createApp({
+    config,
+    platform,
+    env,
+    logger,
+    version: denoJson.version,
+    checkNames: names?.check,
+    policyReady: names?.ready,
+  });
 
   // The transport stops accepting first, then every execution is stopped (TERM, then KILL).
   let closeTransport = () => Promise.resolve();

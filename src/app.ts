@@ -16,6 +16,8 @@ export interface AppOptions {
   version: string;
   /** Command-name checker, present when a blacklist or whitelist is configured. */
   checkNames?: AdmissionRules["checkNames"];
+  /** Settles when the policy is fully loaded; executions wait for it. */
+  policyReady?: Promise<void>;
 }
 
 /** The assembled server: one execution manager and a factory of per-session MCP servers. */
@@ -43,6 +45,7 @@ export function createApp(options: AppOptions): App {
   const manager = new ExecutionManager({
     platform,
     admit: (request) => admit(request, rules),
+    ready: options.policyReady,
     secretsFor: (overlay) =>
       pattern === null || Object.keys(overlay).length === 0
         ? baseSecrets

@@ -23,6 +23,8 @@ export interface ManagerOptions {
   platform: Platform;
   /** Runs every policy check in order; resolves and checks the cwd. */
   admit(request: AdmissionRequest): Admission;
+  /** Settles when `admit` is fully loaded (the bash grammar loads after startup). */
+  ready?: Promise<void>;
   /** Secrets to redact for a given `env` overlay (empty when redaction is off). */
   secretsFor(overlay: Record<string, string>): readonly Secret[];
   /** Environment every child starts from (server env, then the non-interactive overlay). */
@@ -149,6 +151,13 @@ export class ExecutionManager {
   async execute(args: ExecuteArgs, context: CallContext): Promise<Payload> {
     const { limits, platform } = this.#options;
     const failed = (error: string): Payload => ({ status: "failed_to_start", error });
+    if (this.#options.ready !== undefined) {
+      try {
+        await this.#options.ready;
+      } catch (error) {
+        return failed(`The command policy could not be loaded: ${errorText(error)}`);
+      }
+    }
     const admission = this.#options.admit({
       command: args.command,
       sideEffects: args.side_effects,
@@ -601,4 +610,8 @@ function markReaped(page: Payload): void {
     page.evicted = true;
     page.hint = text.REAPED_HINT;
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

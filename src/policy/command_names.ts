@@ -1,3 +1,4 @@
+import { BASH_SHELLS, readsBash } from "./shell_grammar.ts";
 import { BashParseError } from "./bash_parser.ts";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
 import type { Decision } from "./decision.ts";
@@ -39,7 +40,6 @@ const MAX_NESTING = 24;
 const MAX_MESSAGE_NAME = 80;
 
 /** Shells whose `-c` scripts, script files and standard input are read as bash. */
-const BASH_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "posh"]);
 
 /**
  * Checks every command name `command` would run against the lists.
@@ -106,9 +106,7 @@ export function checkShellName(shell: string, lists: NameLists): Decision {
  * operator's default shell is held to this alone, not to the lists.
  */
 export function checkShellGrammar(shell: string): Decision {
-  const base = shell.slice(Math.max(shell.lastIndexOf("/"), shell.lastIndexOf("\\")) + 1)
-    .toLowerCase().replace(/\.exe$/, "");
-  if (BASH_SHELLS.has(base)) return { allow: true };
+  if (readsBash(shell)) return { allow: true };
   return {
     allow: false,
     reason: `Shell ${
