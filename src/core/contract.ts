@@ -1,3 +1,6 @@
+/** A contract response object, keys in the contract's order. */
+export type Payload = Record<string, unknown>;
+
 /** Fixed texts of the mcp-yieldshell 1.1 contract, quoted exactly. */
 export const BACKGROUNDED_MESSAGE =
   "Execution is running in the background. Use read, wait, or stop with execution_id.";

@@ -2,8 +2,9 @@ import type { Platform } from "../platform/types.ts";
 import { redactText, type Secret } from "../policy/redaction.ts";
 import { normalizeSignalName, pythonRepr } from "../policy/signals.ts";
 import * as text from "./contract.ts";
+import type { Payload } from "./contract.ts";
+import { type PageOptions, readPage } from "./page.ts";
 import { Execution } from "./execution.ts";
-import type { OutputPage, StreamSelection } from "./output_log.ts";
 import {
   delay,
   GRACEFUL_STOP_MS,
@@ -12,8 +13,7 @@ import {
   TOKEN_POLL_MS,
 } from "./timing.ts";
 
-/** A contract response object, keys in the contract's order. */
-export type Payload = Record<string, unknown>;
+export type { Payload } from "./contract.ts";
 
 /** The decision of the injected admission policy. */
 export type Admission = { allow: true; cwd: string } | { allow: false; reason: string };
@@ -120,14 +120,6 @@ export interface CleanupArgs {
   stopped_older_than_ms?: number;
 }
 
-interface PageRequest {
-  sinceSeq: number | null;
-  tailLines: number | null;
-  streams: StreamSelection;
-  maxOutputBytes: number | null | undefined;
-  truncation: "head" | "tail";
-}
-
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
 /** The registry of executions and every tool operation of the contract. */
@@ -228,13 +220,13 @@ export class ExecutionManager {
     }
     this.#reap();
     const retained = this.#executions.has(execution.id);
-    const page = this.#page(execution, {
+    const page = readPage(execution, {
       sinceSeq: null,
       tailLines: null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
       truncation: args.truncation ?? limits.truncation,
-    });
+    }, this.#pageOptions());
     if (!retained) markReaped(page);
     const status = execution.live && execution.status === "running"
       ? "backgrounded"
@@ -268,13 +260,13 @@ export class ExecutionManager {
     }
     const invalid = cursorArgsError(args.since_seq, args.tail_lines);
     if (invalid !== null) return { execution_id: id, error: invalid };
-    const page = this.#page(execution, {
+    const page = readPage(execution, {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams,
       maxOutputBytes: args.max_output_bytes,
       truncation: "head",
-    });
+    }, this.#pageOptions());
     const payload: Payload = {
       execution_id: id,
       status: execution.reportedStatus,
@@ -317,13 +309,13 @@ export class ExecutionManager {
     await this.#block(execution, maxWaitMs, context);
     const waitedMs = performance.now() - started;
     const retained = this.#executions.has(id);
-    const page = this.#page(execution, {
+    const page = readPage(execution, {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
       truncation: args.truncation ?? this.#options.limits.truncation,
-    });
+    }, this.#pageOptions());
     if (!retained) markReaped(page);
     const payload: Payload = {
       execution_id: id,
@@ -503,57 +495,8 @@ export class ExecutionManager {
     }
   }
 
-  #page(execution: Execution, request: PageRequest): Payload {
-    const cap = this.#options.limits.maxOutputBytes;
-    const requested = request.maxOutputBytes;
-    const maxBytes = requested === null || requested === undefined || requested <= 0
-      ? cap
-      : Math.min(requested, cap);
-    const { log } = execution;
-    const quotedId = pythonRepr(execution.id);
-    const resume = request.sinceSeq === null && request.tailLines === null &&
-      request.streams === "both";
-    let page: OutputPage;
-    let hint: string | null = null;
-    if (resume && request.truncation === "tail") {
-      const cursor = execution.resumeCursor;
-      const start = Math.max(cursor, log.newestStart({ maxBytes }));
-      page = log.read({ startSeq: start, maxBytes });
-      page.evicted = page.evicted || log.read({ startSeq: cursor, maxBytes: 0 }).evicted;
-      if (start > cursor) {
-        page.capped = true;
-        hint = text.tailTruncatedHint(cursor, quotedId);
-      }
-    } else if (request.tailLines !== null) {
-      const start = log.tailStart({
-        lines: request.tailLines,
-        maxBytes,
-        streams: request.streams,
-      });
-      page = log.read({ startSeq: start, maxBytes, streams: request.streams });
-    } else {
-      const start = resume ? execution.resumeCursor : request.sinceSeq ?? 1;
-      page = log.read({ startSeq: start, maxBytes, streams: request.streams });
-      if (resume) execution.resumeCursor = Math.max(execution.resumeCursor, page.nextSeq);
-      if (page.capped) {
-        hint = resume
-          ? text.cappedHint(page.nextSeq, quotedId)
-          : text.outOfBandCappedHint(page.nextSeq, quotedId);
-      }
-    }
-    const secrets = this.#options.secretsFor({});
-    const hints = [hint, page.evicted ? text.EVICTED_HINT : null].filter((h) => h !== null);
-    const payload: Payload = {
-      stdout: secrets.length > 0 ? redactText(page.stdout, secrets) : page.stdout,
-      stderr: secrets.length > 0 ? redactText(page.stderr, secrets) : page.stderr,
-      start_seq: page.startSeq,
-      next_seq: page.nextSeq,
-      latest_seq: log.latestSeq,
-      capped: page.capped,
-      evicted: page.evicted,
-    };
-    if (hints.length > 0) payload.hint = hints.join(" ");
-    return payload;
+  #pageOptions(): PageOptions {
+    return { capBytes: this.#options.limits.maxOutputBytes, secrets: this.#options.secretsFor({}) };
   }
 
   #find(id: string, context: CallContext): Execution | null {
