@@ -3,9 +3,15 @@
  * core knows nothing of MCP, zod, HTTP or the OS, and process-edge APIs stay
  * at the edge. Prints every violation and exits 1 if there is any.
  */
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative as nativeRelative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A relative path with forward slashes on every OS, as the rules are written. */
+function relative(from: string, to: string): string {
+  return nativeRelative(from, to).replaceAll("\\", "/");
+}
 
 /** Which local layers and packages each layer may import. */
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
@@ -50,8 +56,10 @@ function layerOf(file: string): string {
 
 function importsOf(source: string): string[] {
   const specifiers: string[] = [];
+  // Only the binding list may stand between the keyword and `from` (names, braces, commas, `*`),
+  // so a string such as "close-from" inside an exported table is not taken for an import.
   const pattern =
-    /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+    /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?[\w$*{}\s,]*?\s*from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
   for (const match of source.matchAll(pattern)) {
     specifiers.push(match[1] ?? match[2] ?? match[3]);
   }

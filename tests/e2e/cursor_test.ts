@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { startServer } from "./harness.ts";
+import { posix } from "../os.ts";
 
 const NONE = ["NONE"];
 
-Deno.test("cursorless polling returns each byte exactly once, with multi-byte characters", async () => {
+posix.test("cursorless polling returns each byte exactly once, with multi-byte characters", async () => {
   await using s = await startServer({ env: { YIELDSHELL_MAX_OUTPUT_BYTES: "7" } });
   // 3 × "€" (9 bytes) on stdout, "ab" on stderr, then "ü" (2 bytes) on stdout.
   const { payload } = await s.call("execute", {
@@ -45,7 +46,7 @@ Deno.test("cursorless polling returns each byte exactly once, with multi-byte ch
   assert.match(tiny.payload.hint, /pass since_seq=4 to continue this read/);
 });
 
-Deno.test("eviction drops the oldest output, reports it once, and cursors stay monotonic", async () => {
+posix.test("eviction drops the oldest output, reports it once, and cursors stay monotonic", async () => {
   await using s = await startServer({ env: { YIELDSHELL_MAX_BUFFER_BYTES: "64" } });
   const { payload } = await s.call("execute", {
     command: "for i in $(seq 1 40); do echo line$i; done",
@@ -75,7 +76,7 @@ Deno.test("eviction drops the oldest output, reports it once, and cursors stay m
   assert.ok(ps.payload.executions[0].stdout_bytes > 64);
 });
 
-Deno.test("tail_lines, narrowed streams and read validation", async () => {
+posix.test("tail_lines, narrowed streams and read validation", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; echo out2",
@@ -103,7 +104,7 @@ Deno.test("tail_lines, narrowed streams and read validation", async () => {
   assert.equal(waitBoth.isError, true);
 });
 
-Deno.test("truncation tail returns the newest bytes without consuming the cursor", async () => {
+posix.test("truncation tail returns the newest bytes without consuming the cursor", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "seq 1 1000",

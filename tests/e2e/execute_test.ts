@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { startServer } from "./harness.ts";
+import { posix } from "../os.ts";
 
 const NONE = ["NONE"];
 
@@ -32,7 +33,7 @@ Deno.test("tools/list declares seven tools with output schemas and honest annota
   assert.deepEqual(sideEffects.items.enum, [...sideEffects.items.enum].sort());
 });
 
-Deno.test("execute answers quick commands inline with structured content and JSON text", async () => {
+posix.test("execute answers quick commands inline with structured content and JSON text", async () => {
   await using s = await startServer();
   const reply = await s.call("execute", {
     command: "printf 'hello\\n'; printf 'oops' >&2; exit 3",
@@ -70,7 +71,7 @@ Deno.test("execute answers quick commands inline with structured content and JSO
   assert.equal(reread.payload.stderr, "oops");
 });
 
-Deno.test("execute auto-yields into the background and wait reports the exit", async () => {
+posix.test("execute auto-yields into the background and wait reports the exit", async () => {
   await using s = await startServer();
   const started = await s.call("execute", {
     command: "echo first; sleep 0.6; echo second",
@@ -99,7 +100,7 @@ Deno.test("execute auto-yields into the background and wait reports the exit", a
   assert.ok(waited.payload.waited_ms > 0);
 });
 
-Deno.test("yield_ms 0 starts in the background; wait deadline does not stop it", async () => {
+posix.test("yield_ms 0 starts in the background; wait deadline does not stop it", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "sleep 30",
@@ -126,7 +127,7 @@ Deno.test("yield_ms 0 starts in the background; wait deadline does not stop it",
   assert.equal(read.payload.signal, "SIGTERM");
 });
 
-Deno.test("stdin: initial input, close_stdin, write with newline, EOF", async () => {
+posix.test("stdin: initial input, close_stdin, write with newline, EOF", async () => {
   await using s = await startServer();
   const closed = await s.call("execute", { command: "cat", side_effects: NONE, stdin: "piped in" });
   assert.equal(closed.payload.status, "completed");
@@ -162,7 +163,7 @@ Deno.test("stdin: initial input, close_stdin, write with newline, EOF", async ()
   await s.call("stop", { execution_id: shut.payload.execution_id, signal: "KILL" });
 });
 
-Deno.test("env overlay, non-interactive defaults, shell and name", async () => {
+posix.test("env overlay, non-interactive defaults, shell and name", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: 'echo "$FOO|$CI|$GIT_TERMINAL_PROMPT|$PAGER|$DEBIAN_FRONTEND"',
@@ -179,7 +180,7 @@ Deno.test("env overlay, non-interactive defaults, shell and name", async () => {
   assert.equal(bashOnly.payload.stdout, "bash\n");
 });
 
-Deno.test("progress notifications arrive while execute blocks", async () => {
+posix.test("progress notifications arrive while execute blocks", async () => {
   await using s = await startServer({ env: { YIELDSHELL_KEEPALIVE_INTERVAL_MS: "100" } });
   const notes: { progress: number; message?: string }[] = [];
   const result = await s.client.callTool(
@@ -199,7 +200,7 @@ Deno.test("progress notifications arrive while execute blocks", async () => {
   assert.ok(notes.some((n) => /bytes of output so far; last line: line\d/.test(n.message ?? "")));
 });
 
-Deno.test("cancelling an in-flight execute stops the execution", async () => {
+posix.test("cancelling an in-flight execute stops the execution", async () => {
   await using s = await startServer();
   const controller = new AbortController();
   const pending = s.client.callTool(
@@ -221,7 +222,7 @@ Deno.test("cancelling an in-flight execute stops the execution", async () => {
   assert.equal(ps.payload.executions[0].signal, "SIGINT");
 });
 
-Deno.test("initial stdin that the command never reads is reported as stdin_error", async () => {
+posix.test("initial stdin that the command never reads is reported as stdin_error", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "exit 0",

@@ -17,6 +17,7 @@ import {
   startServer,
   waitForExit,
 } from "./harness.ts";
+import { linux } from "../os.ts";
 
 const NONE = ["NONE"];
 /** Progress every 100 ms, so a test can tell that a blocking call has reached its handler. */
@@ -56,7 +57,7 @@ function argvOf(pid: number): string[] {
 }
 
 for (const tool of ["wait", "execute"] as const) {
-  Deno.test(`client disconnect during ${tool}: the server shuts down on stdin EOF and stops everything`, async () => {
+  linux.test(`client disconnect during ${tool}: the server shuts down on stdin EOF and stops everything`, async () => {
     const s = await startServer({ env: FAST_PROGRESS });
     const tag = marker();
     try {
@@ -91,7 +92,7 @@ for (const tool of ["wait", "execute"] as const) {
   });
 }
 
-Deno.test("SIGTERM during an output flood: the server stops the flood and exits", async () => {
+linux.test("SIGTERM during an output flood: the server stops the flood and exits", async () => {
   const s = await startServer();
   const tag = marker();
   let flooding = true;
@@ -132,7 +133,7 @@ Deno.test("SIGTERM during an output flood: the server stops the flood and exits"
   }
 });
 
-Deno.test("a grandchild killed with SIGKILL mid-read: the execution completes and reads keep working", async () => {
+linux.test("a grandchild killed with SIGKILL mid-read: the execution completes and reads keep working", async () => {
   await using s = await startServer();
   const tag = marker();
   const inner = "while :; do echo gc; sleep 0.01; done";
@@ -176,7 +177,7 @@ Deno.test("a grandchild killed with SIGKILL mid-read: the execution completes an
   assert.deepEqual(processesWithMarker(tag), []);
 });
 
-Deno.test("a child that closes its pipes and lingers stays running until it exits", async () => {
+linux.test("a child that closes its pipes and lingers stays running until it exits", async () => {
   await using s = await startServer();
   const tag = marker();
   const started = performance.now();
@@ -208,7 +209,7 @@ Deno.test("a child that closes its pipes and lingers stays running until it exit
   assert.deepEqual(processesWithMarker(tag), []);
 });
 
-Deno.test("a command that forks 200 children: stop ends all of them", async () => {
+linux.test("a command that forks 200 children: stop ends all of them", async () => {
   await using s = await startServer();
   const tag = marker();
   const { payload } = await s.call("execute", {
@@ -226,7 +227,7 @@ Deno.test("a command that forks 200 children: stop ends all of them", async () =
   assert.equal(read.payload.status, "stopped");
 });
 
-Deno.test("a stdin write blocked on a full pipe: others are served, stop ends the write", async () => {
+linux.test("a stdin write blocked on a full pipe: others are served, stop ends the write", async () => {
   await using s = await startServer();
   const tag = marker();
   const { payload } = await s.call("execute", {

@@ -1,8 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../../", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: on Windows that would be "/C:/...", neither a cwd nor a path.
+const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * How the README starts the server (with `denoFlags` such as a net grant added to
@@ -101,7 +103,10 @@ export async function startServer(options: StartOptions = {}): Promise<Session> 
   };
 }
 
-/** Whether a process exists and is not a zombie (zombies linger where init does not reap). */
+/**
+ * Whether a process exists and is not a zombie (zombies linger where init does not reap).
+ * Linux only: it reads /proc, and elsewhere answers false for every pid.
+ */
 export function isAlive(pid: number): boolean {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -112,7 +117,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls until `pid` is gone; returns null (exit codes of non-children are not observable). */
+/**
+ * Polls until `pid` is gone; returns null (exit codes of non-children are not observable).
+ * Linux only as a proof of exit: it relies on {@linkcode isAlive}, so elsewhere it returns at once.
+ */
 export async function waitForExit(pid: number, timeoutMs = 30_000): Promise<number | null> {
   const deadline = performance.now() + timeoutMs;
   while (isAlive(pid)) {
@@ -124,7 +132,7 @@ export async function waitForExit(pid: number, timeoutMs = 30_000): Promise<numb
   return null;
 }
 
-/** Live processes whose environment carries `marker` (a value only our test set). */
+/** Live processes whose environment carries `marker` (a value only our test set); Linux: /proc. */
 export function processesWithMarker(marker: string): number[] {
   const found: number[] = [];
   for (const entry of Deno.readDirSync("/proc")) {

@@ -1,6 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { serverCommand } from "./harness.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: on Windows that would be "/C:/...", neither a cwd nor a path.
+const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** A server started over HTTP as the README does, on a free loopback port. */
 export interface HttpServerProcess extends AsyncDisposable {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { startHttpServer } from "./http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,8 +8,10 @@ import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/t
 import { createHttpHandler, type HttpConfig } from "../../src/transports/http.ts";
 import { constantTimeEqual } from "../../src/transports/http_security.ts";
 import { eventually, marker, processesWithMarker } from "./harness.ts";
+import { linux, posix } from "../os.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: on Windows that would be "/C:/...", neither a cwd nor a path.
+const root = fileURLToPath(new URL("../../", import.meta.url));
 const NONE = ["NONE"];
 const ACCEPT = "application/json, text/event-stream";
 const PROTOCOL_VERSION = "2025-06-18";
@@ -105,7 +108,7 @@ async function rawHttp(port: number, head: string[]): Promise<{ status: number; 
   return { status: Number(text.split(" ")[1]), text };
 }
 
-Deno.test("http: tools/list and every tool over a real loopback socket", async () => {
+posix.test("http: tools/list and every tool over a real loopback socket", async () => {
   await using server = await startHttpServer();
   await using s = await connect(server.url);
   assert.match(s.sessionId, /^[0-9a-f-]{36}$/);
@@ -155,7 +158,7 @@ Deno.test("http: tools/list and every tool over a real loopback socket", async (
   assert.equal(cleanup.payload.removed, 3);
 });
 
-Deno.test("http: two concurrent sessions do not see each other's executions", async () => {
+posix.test("http: two concurrent sessions do not see each other's executions", async () => {
   await using server = await startHttpServer();
   await using a = await connect(server.url);
   await using b = await connect(server.url);
@@ -181,7 +184,7 @@ Deno.test("http: two concurrent sessions do not see each other's executions", as
   assert.equal((await a.call("stop", { execution_id: id })).payload.stopped, true);
 });
 
-Deno.test("http: progress notifications arrive on the request's own SSE stream", async (t) => {
+posix.test("http: progress notifications arrive on the request's own SSE stream", async (t) => {
   await using server = await startHttpServer({ env: { YIELDSHELL_KEEPALIVE_INTERVAL_MS: "100" } });
   const command = "for i in 1 2 3 4 5 6; do echo tick$i; sleep 0.15; done";
 
@@ -225,7 +228,7 @@ Deno.test("http: progress notifications arrive on the request's own SSE stream",
   });
 });
 
-Deno.test("http: cancelling an in-flight execute stops its command", async () => {
+linux.test("http: cancelling an in-flight execute stops its command", async () => {
   await using server = await startHttpServer();
   await using s = await connect(server.url);
   const tag = marker();
@@ -246,7 +249,7 @@ Deno.test("http: cancelling an in-flight execute stops its command", async () =>
   await eventually(async () => await status() === "stopped", 10_000, "the record to say stopped");
 });
 
-Deno.test("http: DELETE ends a session and stops its executions; its id then gets 404", async () => {
+linux.test("http: DELETE ends a session and stops its executions; its id then gets 404", async () => {
   await using server = await startHttpServer();
   await using s = await connect(server.url);
   await using other = await connect(server.url);
@@ -404,7 +407,8 @@ Deno.test("http: bearer token, session limit and concurrent request limit", asyn
     assert.match(errorMessage(third.text), /^Too many sessions: .*limit of 2 .*DELETE/);
   });
 
-  await t.step("503 with Retry-After past the concurrent request limit", async () => {
+  // Tells that both commands started, and later stopped, by their markers in /proc.
+  await linux.step(t, "503 with Retry-After past the concurrent request limit", async () => {
     const tags = [marker(), marker()];
     const cancel = new AbortController();
     const blocking = [a, b].map((s, i) =>
@@ -443,7 +447,7 @@ Deno.test("http: bearer token, session limit and concurrent request limit", asyn
   });
 });
 
-Deno.test("http: SIGTERM stops every session's executions and exits 0 with nothing orphaned", async () => {
+linux.test("http: SIGTERM stops every session's executions and exits 0 with nothing orphaned", async () => {
   const server = await startHttpServer({ env: { YIELDSHELL_KEEPALIVE_INTERVAL_MS: "100" } });
   const tag = marker();
   try {

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { eventually, marker, processesWithMarker, startServer, waitForExit } from "./harness.ts";
+import { linux, posix } from "../os.ts";
 
 const NONE = ["NONE"];
 
-Deno.test("stop kills the whole process group, grandchildren included", async () => {
+linux.test("stop kills the whole process group, grandchildren included", async () => {
   await using s = await startServer();
   const tag = marker();
   const { payload } = await s.call("execute", {
@@ -21,7 +22,7 @@ Deno.test("stop kills the whole process group, grandchildren included", async ()
   assert.equal(again.payload.error, "Execution is not running (status: stopped)");
 });
 
-Deno.test("stop escalates to SIGKILL for a process that traps SIGTERM; invalid signals stop nothing", async () => {
+posix.test("stop escalates to SIGKILL for a process that traps SIGTERM; invalid signals stop nothing", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "trap '' TERM; echo ready; while true; do sleep 0.05; done",
@@ -46,7 +47,7 @@ Deno.test("stop escalates to SIGKILL for a process that traps SIGTERM; invalid s
   assert.equal(read.payload.exit_code, -9);
 });
 
-Deno.test("timeout_ms terminates with TERM then KILL and reports timed_out", async () => {
+linux.test("timeout_ms terminates with TERM then KILL and reports timed_out", async () => {
   await using s = await startServer();
   const tag = marker();
   const quick = await s.call("execute", {
@@ -73,7 +74,7 @@ Deno.test("timeout_ms terminates with TERM then KILL and reports timed_out", asy
   assert.deepEqual(processesWithMarker(tag), []);
 });
 
-Deno.test("a shell whose descendants live on stays running until they exit", async () => {
+posix.test("a shell whose descendants live on stays running until they exit", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "(sleep 0.8; echo late) & echo early",
@@ -91,7 +92,7 @@ Deno.test("a shell whose descendants live on stays running until they exit", asy
   assert.equal(waited.payload.stdout, "late\n", "output of a descendant holding the pipe is kept");
 });
 
-Deno.test("a command that closes stdout and keeps running is still tracked", async () => {
+posix.test("a command that closes stdout and keeps running is still tracked", async () => {
   await using s = await startServer();
   const { payload } = await s.call("execute", {
     command: "echo bye; exec >&- 2>&-; sleep 0.5",
@@ -104,7 +105,7 @@ Deno.test("a command that closes stdout and keeps running is still tracked", asy
   assert.equal(waited.payload.status, "completed");
 });
 
-Deno.test("descendants that leave the group with setsid: not waited for, but contained", async () => {
+linux.test("descendants that leave the group with setsid: not waited for, but contained", async () => {
   const s = await startServer();
   const tag = marker();
   try {
@@ -143,7 +144,7 @@ function commandsFor(how: string): string[] {
 }
 
 for (const how of ["stdin EOF", "SIGTERM", "SIGINT", "SIGHUP"] as const) {
-  Deno.test(`shutdown on ${how} stops every execution and the server exits`, async () => {
+  linux.test(`shutdown on ${how} stops every execution and the server exits`, async () => {
     const s = await startServer();
     const tag = marker();
     try {
@@ -166,7 +167,7 @@ for (const how of ["stdin EOF", "SIGTERM", "SIGINT", "SIGHUP"] as const) {
   });
 }
 
-Deno.test("a server killed with SIGKILL leaves no orphans: its guardian stops the groups", async () => {
+linux.test("a server killed with SIGKILL leaves no orphans: its guardian stops the groups", async () => {
   const s = await startServer();
   const tag = marker();
   try {

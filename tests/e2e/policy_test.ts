@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { startServer } from "./harness.ts";
+import { linux, posix } from "../os.ts";
 
 const NONE = ["NONE"];
 
@@ -69,7 +70,7 @@ Deno.test("blocklist from the environment replaces the defaults; ',' clears it",
   }
 });
 
-Deno.test("deny and allow regexes apply to the command and an explicit shell, never echoing it", async () => {
+posix.test("deny and allow regexes apply to the command and an explicit shell, never echoing it", async () => {
   await using s = await startServer({
     env: {
       YIELDSHELL_DENY_COMMAND_REGEX: "secret-word",
@@ -92,7 +93,9 @@ Deno.test("deny and allow regexes apply to the command and an explicit shell, ne
   assert.equal(ok.payload.stdout, "hi\n");
 });
 
-Deno.test("allowed cwd roots resolve traversal and symlinks; a missing cwd or shell fails clearly", async () => {
+// Linux only: a macOS temp dir sits behind the /var -> /private/var symlink, so `pwd -P` and the
+// resolved paths in the errors name /private/var/... where the test expects the temp path itself.
+linux.test("allowed cwd roots resolve traversal and symlinks; a missing cwd or shell fails clearly", async () => {
   const base = await Deno.makeTempDir();
   try {
     await Deno.mkdir(`${base}/projects/app`, { recursive: true });
@@ -135,7 +138,7 @@ Deno.test("allowed cwd roots resolve traversal and symlinks; a missing cwd or sh
   }
 });
 
-Deno.test("redaction hides configured secrets in output, across chunk boundaries and in ps", async () => {
+posix.test("redaction hides configured secrets in output, across chunk boundaries and in ps", async () => {
   await using s = await startServer({
     env: { YIELDSHELL_REDACT_ENV_REGEX: "TOKEN", MY_TOKEN: "s3cr3t-value-123" },
   });
@@ -150,7 +153,7 @@ Deno.test("redaction hides configured secrets in output, across chunk boundaries
   assert.equal(ps.payload.executions[0].name, "uses [REDACTED:MY_TOKEN]");
 });
 
-Deno.test("the process limit counts live executions only", async () => {
+posix.test("the process limit counts live executions only", async () => {
   await using s = await startServer({ env: { YIELDSHELL_MAX_PROCESSES: "2" } });
   const a = await s.call("execute", { command: "sleep 30", side_effects: NONE, yield_ms: 0 });
   const b = await s.call("execute", { command: "sleep 30", side_effects: NONE, yield_ms: 0 });
@@ -162,7 +165,7 @@ Deno.test("the process limit counts live executions only", async () => {
   await s.call("stop", { execution_id: b.payload.execution_id, signal: "SIGKILL" });
 });
 
-Deno.test("retention reaps the oldest terminal records; cleanup validates thresholds", async () => {
+posix.test("retention reaps the oldest terminal records; cleanup validates thresholds", async () => {
   await using s = await startServer({ env: { YIELDSHELL_MAX_RETAINED_PROCESSES: "1" } });
   const first = await s.call("execute", { command: "echo 1", side_effects: NONE });
   const second = await s.call("execute", { command: "echo 2", side_effects: NONE });

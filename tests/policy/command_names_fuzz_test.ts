@@ -462,7 +462,9 @@ const BASH = await bashPath();
 
 Deno.test({
   name: "differential: bash runs no command name that was not extracted",
-  ignore: BASH === null,
+  // Linux only: on Windows `$BASH` is an MSYS path Deno cannot spawn, and the bash 3.2 of macOS
+  // has no command_not_found_handle (bash 4+), so nothing would be logged and it would pass empty.
+  ignore: Deno.build.os !== "linux" || BASH === null,
   async fn() {
     const work = await Deno.makeTempDir({ prefix: "yieldshell-names-" });
     try {

@@ -1,0 +1,63 @@
+import type { Invocation, Next } from "./invocation.ts";
+import { scanOptions } from "./options.ts";
+import { resolveIn } from "./run_env.ts";
+import type { Arg } from "./words.ts";
+
+/** Reads `awk`: a program that can run commands, or that is loaded from a file, is refused. */
+export function readAwk(call: Invocation): Next {
+  const { collector, name, args, start, env } = call;
+  const scan = scanOptions(args, start, {
+    short: "FvfEeil",
+    long: ["field-separator", "assign", "file", "exec", "source", "include", "load"],
+  }, name);
+  if ("unknown" in scan) return collector.fail(scan.unknown);
+  const programs: Arg[] = [];
+  for (const option of scan.options) {
+    if (/^(-[fEil]|--(file|exec|include|load))$/.test(option.name)) {
+      return collector.fail(`${name} ${option.name} loads program code from a file`);
+    }
+    if ((option.name === "-e" || option.name === "--source") && option.value !== undefined) {
+      programs.push(option.value);
+    }
+  }
+  if (programs.length === 0 && scan.operands.length > 0) programs.push(args[scan.operands[0]]);
+  for (const program of programs) {
+    const word = resolveIn(program, env);
+    if (!("value" in word)) return collector.fail(`the ${name} program contains ${word.dynamic}`);
+    if (awkRunsCommands(word.value)) {
+      return collector.fail(`the ${name} program can run commands through system() or a pipe`);
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether an awk program may run commands: `system(...)`, `cmd | getline`, `print | cmd`,
+ * `|&`, or `@load`/`@include`. Strings and regular-expression literals are skipped.
+ */
+function awkRunsCommands(program: string): boolean {
+  let code = "";
+  let previous = "";
+  for (let i = 0; i < program.length; i++) {
+    const c = program[i];
+    if (c === '"') {
+      i++;
+      while (i < program.length && program[i] !== '"') i += program[i] === "\\" ? 2 : 1;
+      code += '""';
+      previous = '"';
+      continue;
+    }
+    if (c === "/" && (previous === "" || /[(,~!{};&|:?\n]/.test(previous))) {
+      i++;
+      while (i < program.length && program[i] !== "/" && program[i] !== "\n") {
+        i += program[i] === "\\" ? 2 : 1;
+      }
+      code += "//";
+      previous = "/";
+      continue;
+    }
+    code += c;
+    if (!/\s/.test(c)) previous = c;
+  }
+  return /\bsystem\s*\(|@load|@include/.test(code) || /\|/.test(code.replaceAll("||", ""));
+}

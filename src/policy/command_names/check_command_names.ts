@@ -1,0 +1,85 @@
+import { BashParseError, type BashParser } from "../bash_parser.ts";
+import type { Decision } from "../decision.ts";
+import { extractCommandNames } from "./extract_command_names.ts";
+import type { ExtractResult } from "./extract_result.ts";
+import { quoteName, UNKNOWN_SUFFIX } from "./messages.ts";
+import { blacklistKey, checkName, listMode, type Mode, type NameLists } from "./name_lists.ts";
+
+/**
+ * Checks every command name `command` would run against the lists.
+ * Allows without parsing when both lists are empty; never throws.
+ */
+export function checkCommandNames(
+  command: string,
+  lists: NameLists,
+  parser: BashParser,
+): Decision {
+  const mode = listMode(lists);
+  if (mode === null) return { allow: true };
+  try {
+    // One time budget for the command and every script found inside it.
+    const deadline = performance.now() + parser.timeoutMs;
+    let tree;
+    try {
+      tree = parser.parse(command, { deadline });
+    } catch (error) {
+      if (!(error instanceof BashParseError)) throw error;
+      return {
+        allow: false,
+        reason:
+          `Command could not be parsed as bash: ${error.message}; the command-name policy fails closed while a list is configured`,
+      };
+    }
+    try {
+      if (tree.rootNode.hasError) {
+        return {
+          allow: false,
+          reason:
+            "Command could not be parsed as bash; the command-name policy fails closed while a list is configured",
+        };
+      }
+      const result = extractCommandNames(tree.rootNode, parser, { source: command, deadline });
+      return decide(result, lists, mode);
+    } finally {
+      tree.delete();
+    }
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      allow: false,
+      reason:
+        `Command could not be checked (${detail}); the command-name policy fails closed while a list is configured`,
+    };
+  }
+}
+
+/** The names decide first, then an unknown name, then shadowing functions or a changed PATH. */
+function decide(result: ExtractResult, lists: NameLists, mode: Mode): Decision {
+  for (const name of result.names) {
+    const decision = checkName(name, lists, mode);
+    if (!decision.allow) return decision;
+  }
+  if ("unknown" in result) {
+    return {
+      allow: false,
+      reason: `Command name cannot be determined statically (${result.unknown})${UNKNOWN_SUFFIX}`,
+    };
+  }
+  if (mode === "blacklist") {
+    const blocked = new Set(lists.blacklist.map(blacklistKey));
+    const shadow = result.functions.find((name) => blocked.has(blacklistKey(name)));
+    if (shadow !== undefined) {
+      return {
+        allow: false,
+        reason: `Defining a function named ${quoteName(shadow)} is blocked by the blacklist`,
+      };
+    }
+  } else if (result.reassignsPath) {
+    return {
+      allow: false,
+      reason:
+        `Command name cannot be determined statically (the command may change PATH, so whitelisted bare names could run other files)${UNKNOWN_SUFFIX}`,
+    };
+  }
+  return { allow: true };
+}

@@ -1,0 +1,99 @@
+import type { Invocation, Next } from "./invocation.ts";
+import { resolveIn } from "./run_env.ts";
+import { type Arg, staticWord, wordProblem } from "./words.ts";
+
+/** Reads `env`: options, `NAME=VALUE` words, `-S` strings, then the command it runs. */
+export function readEnv(call: Invocation): Next {
+  const { collector, args, start, env } = call;
+  let list = args;
+  let i = start;
+  while (i < list.length) {
+    const word = resolveIn(list[i], env);
+    const problem = wordProblem(word, "an argument of env");
+    if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
+    const text = word.value;
+    if (text === "--") {
+      i++;
+      break;
+    }
+    if (text === "-") {
+      i++; // the same as -i
+      continue;
+    }
+    // undefined: no -S here; null: the -S string was refused (reason recorded).
+    let split: string | null | undefined;
+    if (text.startsWith("--")) {
+      const eq = text.indexOf("=");
+      const option = text.slice(2, eq < 0 ? undefined : eq);
+      const takesValue = ["unset", "chdir", "split-string"].find((n) => n.startsWith(option));
+      if (takesValue !== undefined && option.length > 0) {
+        const value = eq >= 0 ? staticWord(text.slice(eq + 1)) : list[i + 1];
+        if (takesValue === "split-string") split = envSplitValue(call, value);
+        if (eq < 0) i++;
+      }
+    } else if (text.length > 1 && text[0] === "-") {
+      for (let k = 1; k < text.length; k++) {
+        const letter = text[k];
+        if (!"uCSP".includes(letter)) continue;
+        const attached = text.slice(k + 1);
+        const value = attached.length > 0 ? staticWord(attached) : list[i + 1];
+        if (attached.length === 0) i++;
+        if (letter === "S") split = envSplitValue(call, value);
+        if (letter === "P") collector.reassignPath();
+        break;
+      }
+    } else {
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(text);
+      if (match === null) break;
+      collector.assignment(match[1], staticWord(text.slice(match[0].length)), env.nesting);
+    }
+    i++;
+    if (split === null) return null;
+    if (split !== undefined) {
+      const words = splitEnvString(split);
+      if (words === null) return collector.fail("env -S has unbalanced quotes");
+      list = [...words.map(staticWord), ...list.slice(i)];
+      i = 0;
+    }
+  }
+  if (i >= list.length) return env.openEnded === null ? null : collector.fail(env.openEnded);
+  return { args: list, index: i, env: { ...env, nesting: env.nesting + 1 } };
+}
+
+/** The string given to `env -S`, or null when it cannot be read (the reason is recorded). */
+function envSplitValue(call: Invocation, value: Arg | undefined): string | null {
+  const { collector, env } = call;
+  if (value === undefined) return "";
+  const word = resolveIn(value, env);
+  if ("dynamic" in word) {
+    collector.fail(`the string given to env -S contains ${word.dynamic}`);
+    return null;
+  }
+  if (/[\\$]/.test(word.value)) {
+    collector.fail("the string given to env -S uses escapes or variables");
+    return null;
+  }
+  return word.value;
+}
+
+/** Splits an `env -S` string (without escapes or variables, which are rejected first). */
+function splitEnvString(text: string): string[] | null {
+  const words: string[] = [];
+  let current: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === " " || c === "\t" || c === "\n") {
+      if (current !== null) words.push(current);
+      current = null;
+    } else if (c === "#" && current === null) {
+      break;
+    } else if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      if (end < 0) return null;
+      current = (current ?? "") + text.slice(i + 1, end);
+      i = end;
+    } else current = (current ?? "") + c;
+  }
+  if (current !== null) words.push(current);
+  return words;
+}

@@ -1,0 +1,142 @@
+import type { Invocation, Next } from "./invocation.ts";
+import { resolveIn } from "./run_env.ts";
+import { readJoinedScript, readOptionScripts } from "./scripts.ts";
+import { wordProblem } from "./words.ts";
+
+/** Reads `git`: `-c` settings and subcommands that run commands (`rebase -x`, `bisect run`...). */
+export function readGit(call: Invocation): Next {
+  const { collector, args, start, env } = call;
+  let i = start;
+  for (; i < args.length; i++) {
+    const word = resolveIn(args[i], env);
+    const problem = wordProblem(word, "an argument of git before its subcommand");
+    if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
+    const text = word.value;
+    if (!text.startsWith("-")) break;
+    if (text === "-c" || text === "--config-env") {
+      const value = args[i + 1];
+      i++;
+      if (value === undefined) return null;
+      const pair = resolveIn(value, env);
+      if (!("value" in pair)) return collector.fail(`a git -c setting contains ${pair.dynamic}`);
+      gitSetting(call, pair.value, text === "--config-env");
+    } else if (text.startsWith("-c") && text.length > 2) {
+      gitSetting(call, text.slice(2), false);
+    } else if (text.startsWith("--config-env=")) {
+      gitSetting(call, text.slice("--config-env=".length), true);
+    } else if (text.startsWith("--exec-path=")) {
+      return collector.fail("git --exec-path runs git subcommands from another directory");
+    } else if (/^-[C]$|^--(git-dir|work-tree|namespace)$/.test(text)) i++;
+  }
+  if (i >= args.length) return null;
+  const sub = resolveIn(args[i], env);
+  if (!("value" in sub)) return null;
+  const rest = i + 1;
+  switch (sub.value) {
+    case "rebase":
+      return readOptionScripts(call, rest, { who: "git rebase", names: ["-x", "--exec"] });
+    case "difftool":
+      return readOptionScripts(call, rest, { who: "git difftool", names: ["-x", "--extcmd"] });
+    case "filter-branch":
+      return readOptionScripts(call, rest, {
+        who: "git filter-branch",
+        names: [
+          "--env-filter",
+          "--tree-filter",
+          "--index-filter",
+          "--parent-filter",
+          "--msg-filter",
+          "--commit-filter",
+          "--tag-name-filter",
+        ],
+      });
+    case "bisect": {
+      const verb = args[rest] === undefined ? null : resolveIn(args[rest], env);
+      if (verb !== null && "value" in verb && verb.value === "run") {
+        return { args, index: rest + 1, env: { ...env, stdin: null, nesting: env.nesting + 1 } };
+      }
+      return null;
+    }
+    case "submodule": {
+      for (let k = rest; k < args.length; k++) {
+        const verb = resolveIn(args[k], env);
+        if ("value" in verb && verb.value === "foreach") {
+          const operands: number[] = [];
+          let options = true;
+          for (let m = k + 1; m < args.length; m++) {
+            const part = resolveIn(args[m], env);
+            if (options && "value" in part && part.value.startsWith("-")) continue;
+            options = false;
+            operands.push(m);
+          }
+          return readJoinedScript(call, operands, "the command given to git submodule foreach");
+        }
+      }
+      return null;
+    }
+    case "config": {
+      const operands: number[] = [];
+      for (let k = rest; k < args.length; k++) {
+        const part = resolveIn(args[k], env);
+        if (!("value" in part)) {
+          operands.push(k);
+          continue;
+        }
+        if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(part.value)) k++;
+        else if (
+          !part.value.startsWith("-") && !(operands.length === 0 && part.value === "set")
+        ) {
+          operands.push(k);
+        }
+      }
+      if (operands.length < 2) return null;
+      const key = resolveIn(args[operands[0]], env);
+      if (!("value" in key)) return collector.fail(`a git config key contains ${key.dynamic}`);
+      if (!gitCommandKey(key.value)) return null;
+      const value = resolveIn(args[operands[1]], env);
+      if (!("value" in value)) {
+        return collector.fail(`a git config value contains ${value.dynamic}`);
+      }
+      gitSetting(call, `${key.value}=${value.value}`, false);
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Reads a git setting (`key=value`): a command in it is a script, a file path is unknown. */
+function gitSetting(call: Invocation, pair: string, fromEnvironment: boolean): void {
+  const { collector, env } = call;
+  const eq = pair.indexOf("=");
+  const key = (eq < 0 ? pair : pair.slice(0, eq)).toLowerCase();
+  const value = eq < 0 ? "" : pair.slice(eq + 1);
+  const kind = gitCommandKey(key);
+  if (kind === null) return;
+  if (kind === "unknown") {
+    collector.fail(`git setting ${key} makes git run files the policy cannot see`);
+    return;
+  }
+  if (fromEnvironment) {
+    collector.fail(`git setting ${key} takes a command from an environment variable`);
+    return;
+  }
+  if (kind === "alias" && !value.startsWith("!")) return;
+  const command = value.startsWith("!") ? value.slice(1) : value;
+  if (command.trim() !== "") {
+    collector.script(command, `the command in git setting ${key}`, env.nesting);
+  }
+}
+
+/** Which git settings hold commands: "alias", "command", "unknown" (runs files), or null. */
+function gitCommandKey(key: string): "alias" | "command" | "unknown" | null {
+  const k = key.toLowerCase();
+  if (k.startsWith("alias.")) return "alias";
+  if (
+    /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\.(.+\.)?helper|gpg\.(.+\.)?program|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|(mergetool|difftool|browser|man)\..+\.(cmd|path)|web\.browser|sendemail\..*(cmd|smtpserver)|submodule\..+\.update|core\.alternaterefscommand)$/
+      .test(k)
+  ) return "command";
+  if (/^(core\.hookspath|include\.path|includeif\..+\.path|init\.templatedir)$/.test(k)) {
+    return "unknown";
+  }
+  return null;
+}

@@ -1,0 +1,56 @@
+import { resolveIn, type RunEnv } from "./run_env.ts";
+import type { Arg } from "./words.ts";
+
+/**
+ * Where the command word of a wrapper is: `keyword` when bash would still recognise reserved
+ * words there (the start of a command, or after `time`, `coproc`, `!`, `then`...).
+ */
+export interface Step {
+  args: readonly Arg[];
+  index: number;
+  env: RunEnv;
+  keyword?: boolean;
+}
+
+/** The next command word to follow, or null when there is none. */
+export type Next = Step | null;
+
+/** What a handler may ask of the collector reading the whole command line. */
+export interface Collector {
+  /** Records why a name cannot be known (the first reason wins); null, to return as `Next`. */
+  fail(reason: string): null;
+  /** Records a name that no command-name node holds (a script file, a shell, `echo`). */
+  addName(name: string): void;
+  /** Notes that the command line may change PATH, so bare names may resolve elsewhere. */
+  reassignPath(): void;
+  /** Parses and walks a script handed to a shell or to a program that runs it with `sh -c`. */
+  script(text: string, what: string, nesting: number): void;
+  /** Follows a command word and the wrappers it names. */
+  run(step: Step): void;
+  /** Checks an environment assignment, from the grammar or from `env`/`sudo` arguments. */
+  assignment(name: string, value: Arg, nesting: number): void;
+}
+
+/** A command whose arguments a handler reads. */
+export interface Invocation {
+  collector: Collector;
+  /** The basename of the command name, in lower case. */
+  name: string;
+  args: readonly Arg[];
+  /** Index of the first argument after the command name. */
+  start: number;
+  env: RunEnv;
+}
+
+/** Reads a command's arguments when they can name or contain other commands. */
+export type Handler = (call: Invocation) => Next;
+
+/** Whether any argument of the call is dynamic or passes `test`. */
+export function anyWord(call: Invocation, test: (value: string) => boolean): boolean {
+  const { args, start, env } = call;
+  for (let i = start; i < args.length; i++) {
+    const word = resolveIn(args[i], env);
+    if (!("value" in word) || test(word.value)) return true;
+  }
+  return false;
+}

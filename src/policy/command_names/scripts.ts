@@ -1,0 +1,141 @@
+import type { SyntaxNode } from "../bash_parser.ts";
+import type { Invocation } from "./invocation.ts";
+import { resolveIn } from "./run_env.ts";
+import { type Arg, DYNAMIC_REASONS, resolve, staticWord, wordProblem } from "./words.ts";
+
+/** Script files that are standard input. */
+export const STDIN_FILES = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
+/** Script files that are descriptors or devices: their content comes from elsewhere. */
+export const DEVICE_FILES = /^\/(dev|proc)\//;
+
+/** Reads a script given as one argument (`bash -c SCRIPT`, `trap ACTION`); null, as `Next`. */
+export function readScriptArg(call: Invocation, arg: Arg | undefined, what: string): null {
+  const { collector, env } = call;
+  if (arg === undefined) {
+    return collector.fail(env.openEnded ?? `${what} is missing; it may be supplied at run time`);
+  }
+  const word = resolveIn(arg, env);
+  if ("dynamic" in word) {
+    return collector.fail(`${what} is not a static string: it contains ${word.dynamic}`);
+  }
+  const problem = wordProblem(word, what);
+  if (problem !== null) return collector.fail(problem);
+  collector.script(word.value, what, env.nesting);
+  return null;
+}
+
+/** A program reading a script from standard input: here-documents are read, else unknown. */
+export function readStdinScript(call: Invocation, who: string, parse: boolean): null {
+  const { collector, env } = call;
+  const what = `${who} reads its script from standard input`;
+  const node = env.stdin;
+  if (node === null) return collector.fail(`${what}, which the policy cannot see`);
+  const redirects: SyntaxNode[] = [];
+  for (const child of node.children) {
+    if (child !== null && child.type.endsWith("redirect")) redirects.push(child);
+  }
+  const parent = node.parent;
+  if (parent !== null && parent.type === "redirected_statement") {
+    for (const child of parent.children) {
+      if (child !== null && child.type.endsWith("redirect")) redirects.push(child);
+    }
+  }
+  const texts: string[] = [];
+  for (const redirect of redirects) {
+    const first = redirect.firstChild;
+    const descriptor = first !== null && first.type === "file_descriptor" ? first.text : "0";
+    if (descriptor !== "0") continue;
+    if (redirect.type === "heredoc_redirect") {
+      const text = heredocText(call, redirect);
+      if (text === null) return null;
+      texts.push(text);
+    } else if (redirect.type === "herestring_redirect") {
+      const value = redirect.lastNamedChild;
+      const word = value === null ? staticWord("") : resolve({ node: value, script: env.script });
+      if ("dynamic" in word) return collector.fail(`${what}, a here-string with ${word.dynamic}`);
+      texts.push(`${word.value}\n`);
+    } else if (redirect.type === "file_redirect") {
+      const operator = redirect.children.find((c) => c !== null && !c.isNamed)?.type ?? "";
+      if (operator.startsWith("<")) {
+        return collector.fail(`${what}, redirected from a file the policy cannot see`);
+      }
+    }
+  }
+  if (texts.length === 0) {
+    return collector.fail(`${what} (a pipe or the session's input), which the policy cannot see`);
+  }
+  if (!parse) {
+    return collector.fail(`${what} (a here-document or here-string), which is not bash`);
+  }
+  for (const text of texts) collector.script(text, `the here-document fed to ${who}`, env.nesting);
+  return null;
+}
+
+function heredocText(call: Invocation, redirect: SyntaxNode): string | null {
+  let quoted = false;
+  let stripTabs = false;
+  let body: SyntaxNode | null = null;
+  for (const child of redirect.children) {
+    if (child === null) continue;
+    if (child.type === "<<-") stripTabs = true;
+    else if (child.type === "heredoc_start") quoted = /['"\\]/.test(child.text);
+    else if (child.type === "heredoc_body" || child.type === "simple_heredoc_body") body = child;
+  }
+  if (body === null) return "";
+  if (!quoted) {
+    const expansion = body.namedChildren.find((c) => c !== null && c.type !== "heredoc_content");
+    if (expansion !== undefined && expansion !== null) {
+      return call.collector.fail(
+        `a here-document fed to a shell contains ${
+          DYNAMIC_REASONS[expansion.type] ?? "an expansion"
+        }`,
+      );
+    }
+  }
+  let text = body.text;
+  if (!quoted) text = text.replace(/\\([$`\\])|\\\n/g, (_, c: string | undefined) => c ?? "");
+  if (stripTabs) text = text.replace(/^\t+/gm, "");
+  return text;
+}
+
+/** Words joined with spaces and run with `sh -c` (`watch`, `ssh`, `git submodule foreach`). */
+export function readJoinedScript(
+  call: Invocation,
+  operands: readonly number[],
+  what: string,
+): null {
+  const { collector, args, env } = call;
+  const parts: string[] = [];
+  for (const index of operands) {
+    const word = resolveIn(args[index], env);
+    if ("dynamic" in word) return collector.fail(`${what} contains ${word.dynamic}`);
+    parts.push(word.value);
+  }
+  collector.script(parts.join(" "), what, env.nesting);
+  return null;
+}
+
+/** Reads the scripts given to options `names` from `args[start]` on (`git rebase -x`). */
+export function readOptionScripts(
+  call: Invocation,
+  start: number,
+  options: { who: string; names: readonly string[] },
+): null {
+  const { collector, args, env } = call;
+  const { who, names } = options;
+  for (let i = start; i < args.length; i++) {
+    const word = resolveIn(args[i], env);
+    if (!("value" in word)) continue;
+    const text = word.value;
+    for (const name of names) {
+      if (text === name) {
+        readScriptArg(call, args[i + 1], `the command given to ${who} ${name}`);
+        i++;
+      } else if (text.startsWith(`${name}=`) || (name.length === 2 && text.startsWith(name))) {
+        const value = text.slice(name.length + (text[name.length] === "=" ? 1 : 0));
+        collector.script(value, `the command given to ${who} ${name}`, env.nesting);
+      }
+    }
+  }
+  return null;
+}

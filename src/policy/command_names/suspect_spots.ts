@@ -1,0 +1,103 @@
+import type { SyntaxNode } from "../bash_parser.ts";
+import { endsWord, type Script } from "./words.ts";
+
+/** Nodes that are one simple command: bash ends them at an unescaped line break. */
+const SIMPLE_COMMANDS = ["command", "declaration_command", "unset_command", "variable_assignments"];
+/** Nodes that are one word to bash: a line continuation with a blank after it ends them. */
+const WORD_NODES = [
+  "command_name",
+  "variable_assignment",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+];
+
+/**
+ * Checks the spots where tree-sitter-bash and bash may read the text differently (found
+ * with differential tests against bash), and returns the first where they do, or null:
+ * - a backslash escape outside every token: the grammar took `\ ` or `\<tab>` for a blank,
+ *   bash keeps it in a word (`\ rm` runs " rm");
+ * - a line continuation the grammar does not join like bash (`r\<newline>m` runs rm), or one
+ *   inside a node that bash reads as a single word;
+ * - a line break right before a backslash: the grammar may carry the command on across it
+ *   (`ls<newline>\rm x` is one command to it, two to bash);
+ * - a carriage return outside quotes: a word character to bash, a blank to the grammar;
+ * - `$ name` read as an expansion, `#` read as a comment inside a word.
+ */
+export function findSuspectSpot(root: SyntaxNode, script: Script): string | null {
+  const text = script.text;
+  if (!/[\\\r#]|\$\s/.test(text)) return null;
+  const at = (i: number) => root.descendantForIndex(i + script.offset, i + script.offset + 1);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    let problem: string | null = null;
+    if (c === "\\") {
+      if (text[i + 1] !== "\n") {
+        if (!isToken(at(i))) problem = "a backslash between words, which bash keeps in a word";
+        i++;
+      } else {
+        const node = at(i);
+        const after = text[i + 2] ?? " ";
+        const wordBefore = !/\s/.test(text[i - 1] ?? " ") || text[i - 2] === "\\";
+        const joins = wordBefore && !/\s/.test(after);
+        if (!isToken(node) && (joins || WORD_NODES.includes(node?.type ?? ""))) {
+          problem = "a line continuation that bash and the grammar join differently";
+        }
+        i++;
+      }
+    } else if (c === "\n" && /^\n[ \t]*\\/.test(text.slice(i, i + 80))) {
+      const node = at(i);
+      const carried = node !== null &&
+        (isToken(node) ? node.type === "word" : SIMPLE_COMMANDS.includes(node.type));
+      if (carried) problem = "a line break before a backslash that the grammar carries on";
+    } else if (c === "\r") {
+      if (!isToken(at(i))) {
+        problem = "a carriage return between words, which bash keeps in a word";
+      }
+    } else if (c === "$" && /\s/.test(text[i + 1] ?? "")) {
+      if (at(i)?.parent?.type === "simple_expansion") {
+        problem = "a $ before a blank, which bash reads as a plain character";
+      }
+    } else if (c === "#" && i > 0 && !endsWord(text, i - 1)) {
+      if (at(i)?.type === "comment") problem = "a # inside a word, which bash keeps in the word";
+    }
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/**
+ * Why bash would read the `[`, `[[`, `!` or `{` that opens a test, negation or group as part of
+ * a word, or null: without a blank after it, it is no operator to bash.
+ */
+export function gluedOpener(node: SyntaxNode, script: Script): string | null {
+  switch (node.type) {
+    case "test_command": {
+      // `[[x` is a word to bash: the bracket opens a test only before a blank.
+      const start = node.startIndex - script.offset;
+      const open = script.text.startsWith("[[", start) ? 2 : 1;
+      if (script.text[start] === "[" && !endsWord(script.text, start + open)) {
+        return "a [ not followed by a blank, which bash reads as part of a command name";
+      }
+      return null;
+    }
+    case "negated_command":
+      // `!x` without a blank is a word to bash, not a negation.
+      if (!endsWord(script.text, node.startIndex - script.offset + 1)) {
+        return "a ! not followed by a blank, which bash reads as part of a command name";
+      }
+      return null;
+    case "compound_statement":
+      // `{}` or `{ls; }`: without a blank after it, `{` is a word to bash, not a group.
+      if (!endsWord(script.text, node.startIndex - script.offset + 1)) {
+        return "a { not followed by a blank, which bash reads as part of a command name";
+      }
+      return null;
+  }
+  return null;
+}
+
+/** Whether a node is a token (a leaf other than an empty program). */
+function isToken(node: SyntaxNode | null): boolean {
+  return node !== null && node.childCount === 0 && node.type !== "program";
+}

@@ -1,0 +1,149 @@
+import type { Invocation, Next } from "./invocation.ts";
+import { hasOption, type OptionSpec, scanOptions } from "./options.ts";
+import { resolveIn } from "./run_env.ts";
+import { readJoinedScript, readScriptArg, readStdinScript } from "./scripts.ts";
+import { staticWord } from "./words.ts";
+
+/** How a wrapper's arguments name the command it runs. */
+export interface WrapperSpec extends OptionSpec {
+  /** Options after which the operands are not run (`command -v`, `sudo -l`). */
+  queries?: string;
+  /** Operands before the command (`timeout DURATION`, `chroot NEWROOT`). */
+  operands?: number;
+  /** `NAME=VALUE` words before the command set the environment (`sudo`). */
+  assignments?: boolean;
+  /** Options that start a shell reading standard input when no command follows. */
+  shell?: string;
+  /** Whether the wrapper starts a shell reading standard input when no command follows. */
+  bareShell?: boolean;
+  /** Options whose value is a shell command line. */
+  scripts?: string;
+}
+
+// Private, read through wrapperSpec; exported, its `"close-from"` entry would also trip the
+// import pattern of scripts/check_layers.ts, which would read `export ... from",` as an import.
+/** Commands whose operands name another command to run, with their options. */
+const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: {
+    short: "aCcDghpRrTtUu",
+    long: [
+      "auth-type",
+      "chdir",
+      "chroot",
+      "close-from",
+      "command-timeout",
+      "group",
+      "host",
+      "login-class",
+      "other-user",
+      "prompt",
+      "role",
+      "type",
+      "user",
+    ],
+    queries: "-e -K -l -V -v --edit --remove-timestamp --list --version --validate --help",
+    assignments: true,
+    shell: "-i -s --login --shell",
+  },
+  doas: { short: "Cu", queries: "-C", shell: "-s" },
+  nohup: {},
+  nice: { short: "n", long: ["adjustment"] },
+  timeout: { short: "sk", long: ["kill-after", "signal"], operands: 1 },
+  time: { short: "fo", long: ["format", "output"] },
+  exec: { short: "a" },
+  command: { queries: "-v -V" },
+  builtin: {},
+  stdbuf: { short: "ioe", long: ["error", "input", "output"] },
+  setsid: {},
+  chroot: { long: ["groups", "userspec"], operands: 1, bareShell: true },
+  strace: {
+    short: "abeEIoOpPsSuUX",
+    long: ["attach", "columns", "env", "output", "signal", "string-limit", "trace", "user"],
+  },
+  ltrace: { short: "aADeFlnopsuwx", long: ["output", "library"] },
+  busybox: {},
+  ionice: {
+    short: "cnpPu",
+    long: ["class", "classdata", "pid", "pgid", "uid"],
+    queries: "-p -P -u",
+  },
+  taskset: { queries: "-p --pid", operands: 1 },
+  chrt: { short: "TPD", queries: "-p --pid", operands: 1 },
+  flock: { short: "wE", long: ["timeout", "conflict-exit-code"], operands: 1 },
+  noglob: {},
+  nocorrect: {},
+  "-": {},
+  unbuffer: {},
+  caffeinate: { short: "tw" },
+  pkexec: { long: ["user"] },
+  mapfile: { short: "dnOsuCc", scripts: "-C" },
+  readarray: { short: "dnOsuCc", scripts: "-C" },
+  compgen: { short: "AGWXPSFCo", scripts: "-C" },
+  complete: { short: "AGWXPSFCo", scripts: "-C" },
+};
+
+/** The wrapper a lower-case basename names, if any. */
+export function wrapperSpec(base: string): WrapperSpec | undefined {
+  return Object.hasOwn(WRAPPERS, base) ? WRAPPERS[base] : undefined;
+}
+
+/** Wrappers whose operands are never a command (`mapfile`): scripts in options only. */
+const NO_COMMAND = new Set(["mapfile", "readarray", "compgen", "complete"]);
+
+/** Reads a wrapper's options and finds the command it runs, if any. */
+export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
+  const { collector, name, args, start, env } = call;
+  const scan = scanOptions(args, start, spec, name);
+  if ("unknown" in scan) return collector.fail(scan.unknown);
+  for (const option of scan.options) {
+    if (spec.scripts?.split(" ").includes(option.name)) {
+      readScriptArg(call, option.value, `the command given to ${name} ${option.name}`);
+    }
+  }
+  if (NO_COMMAND.has(name)) return null;
+  if (spec.queries !== undefined && hasOption(scan.options, spec.queries)) return null;
+  let k = 0;
+  const operands = scan.operands;
+  if (spec.assignments) {
+    while (k < operands.length) {
+      const word = resolveIn(args[operands[k]], env);
+      if (!("value" in word)) break;
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value);
+      if (match === null) break;
+      collector.assignment(match[1], staticWord(word.value.slice(match[0].length)), env.nesting);
+      k++;
+    }
+  }
+  k += spec.operands ?? 0;
+  if (k > operands.length) return env.openEnded === null ? null : collector.fail(env.openEnded);
+  if (name === "flock" && k < operands.length) {
+    const word = resolveIn(args[operands[k]], env);
+    if ("value" in word && (word.value === "-c" || word.value === "--command")) {
+      return readScriptArg(call, args[operands[k] + 1], "the command given to flock -c");
+    }
+  }
+  if (k >= operands.length) {
+    if (env.openEnded !== null) return collector.fail(env.openEnded);
+    if (spec.bareShell || (spec.shell !== undefined && hasOption(scan.options, spec.shell))) {
+      return readStdinScript(call, `the shell started by ${name}`, true);
+    }
+    return null;
+  }
+  return { args, index: operands[k], env: { ...env, nesting: env.nesting + 1 } };
+}
+
+/** Reads `watch`: with `-x` it runs its operands as a command, else joined with `sh -c`. */
+export function readWatch(call: Invocation): Next {
+  const { collector, args, start, env } = call;
+  const scan = scanOptions(args, start, {
+    short: "nq",
+    attached: "d",
+    long: ["interval", "equexit", "differences"],
+  }, "watch");
+  if ("unknown" in scan) return collector.fail(scan.unknown);
+  if (scan.operands.length === 0) return null;
+  if (hasOption(scan.options, "-x --exec")) {
+    return { args, index: scan.operands[0], env: { ...env, nesting: env.nesting + 1 } };
+  }
+  return readJoinedScript(call, scan.operands, "the command run by watch");
+}
