@@ -1,3 +1,4 @@
+import { closeChild } from "./child.ts";
 import { readLines } from "./lines.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -46,16 +47,9 @@ export class BaselineProcess implements AsyncDisposable {
   /** Closes stdin, waits for the exit, and kills the child if it lingers. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      await this.#writer.close().catch(() => {});
-      const timer = setTimeout(() => {
-        try {
-          this.#child.kill("SIGKILL");
-        } catch { /* already gone */ }
-      }, 5_000);
       try {
-        await this.#child.status;
+        await closeChild(this.#child, this.#writer, { killAfterMs: 5_000 });
       } finally {
-        clearTimeout(timer);
         await this.#lines.return(undefined).catch(() => {});
       }
     })();

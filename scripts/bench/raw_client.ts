@@ -1,5 +1,6 @@
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { serverCommand } from "../../tests/e2e/harness.ts";
+import { closeChild } from "./child.ts";
 import type { Payload } from "./session.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -64,20 +65,10 @@ export class RawClient implements AsyncDisposable {
 
   /** Closes stdin, waits for the server to exit, and kills it if it lingers. */
   close(): Promise<void> {
-    this.#closed ??= (async () => {
-      await this.#writer.close().catch(() => {});
-      const timer = setTimeout(() => {
-        try {
-          this.#child.kill("SIGKILL");
-        } catch { /* already gone */ }
-      }, 15_000);
-      try {
-        await this.#reader.cancel().catch(() => {});
-        await this.#child.status;
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
+    this.#closed ??= closeChild(this.#child, this.#writer, {
+      killAfterMs: 15_000,
+      whileWaiting: () => this.#reader.cancel().catch(() => {}),
+    });
     return this.#closed;
   }
 

@@ -268,7 +268,7 @@ export const SETTINGS: Settings = {
     expected: "a non-negative integer",
     default: () => 3_600_000,
     description:
-      "Runtime limit of an execution whose call passes no timeout_ms; 0 means no limit. It also ends background daemons the command started.",
+      "Runtime limit of an execution whose call passes no timeout_ms; 0 means no limit. It also ends background processes still in the command's process group.",
     lenientEnv: true,
   },
   processRetentionMs: {

@@ -1,5 +1,6 @@
 import type { Platform, SpawnedProcess } from "../platform/types.ts";
 import { type Secret, StreamingRedactor } from "../policy/redaction.ts";
+import { errorText } from "./error_text.ts";
 import { OutputLog, type StreamName } from "./output_log.ts";
 import {
   delay,
@@ -107,11 +108,6 @@ export class Execution {
   /** Settles once no live work remains and output is drained. */
   get finished(): Promise<void> {
     return this.#finished;
-  }
-
-  /** Status as tools report it. */
-  get reportedStatus(): ExecutionStatus {
-    return this.status;
   }
 
   /** Spawn-to-end time, or the time so far while live. */
@@ -287,8 +283,4 @@ export class Execution {
       this.#platform.releaseGroup(this.pid);
     }
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

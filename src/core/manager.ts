@@ -1,7 +1,9 @@
 import type { Platform } from "../platform/types.ts";
+import type { Admission, AdmissionRequest } from "../policy/admission.ts";
 import { redactText, type Secret } from "../policy/redaction.ts";
 import { normalizeSignalName, pythonRepr } from "../policy/signals.ts";
 import * as text from "./contract.ts";
+import { errorText } from "./error_text.ts";
 import type { Payload } from "./contract.ts";
 import { type PageOptions, readPage } from "./page.ts";
 import { Execution } from "./execution.ts";
@@ -14,9 +16,6 @@ import {
 } from "./timing.ts";
 
 export type { Payload } from "./contract.ts";
-
-/** The decision of the injected admission policy. */
-export type Admission = { allow: true; cwd: string } | { allow: false; reason: string };
 
 /** What the core needs from the outside world. */
 export interface ManagerOptions {
@@ -46,13 +45,6 @@ export interface Limits {
   maxRetainedProcesses: number;
   keepaliveIntervalMs: number;
   truncation: "head" | "tail";
-}
-
-export interface AdmissionRequest {
-  command: string;
-  sideEffects: readonly string[];
-  shell: string | null;
-  cwd: string | null;
 }
 
 /** Who is calling and how to reach them while the call blocks. */
@@ -194,7 +186,7 @@ export class ExecutionManager {
         token,
       });
     } catch (error) {
-      return failed(error instanceof Error ? error.message : String(error));
+      return failed(errorText(error));
     }
     const execution = new Execution({
       id: this.#newId(),
@@ -269,7 +261,7 @@ export class ExecutionManager {
     }, this.#pageOptions());
     const payload: Payload = {
       execution_id: id,
-      status: execution.reportedStatus,
+      status: execution.status,
       exit_code: execution.exitCode,
       signal: execution.signal,
     };
@@ -319,7 +311,7 @@ export class ExecutionManager {
     if (!retained) markReaped(page);
     const payload: Payload = {
       execution_id: id,
-      status: execution.reportedStatus,
+      status: execution.status,
       exit_code: execution.exitCode,
       signal: execution.signal,
       wait_result: execution.live ? "deadline_reached" : "exited",
@@ -359,19 +351,19 @@ export class ExecutionManager {
     const limit = Math.max(0, args.limit ?? 50);
     const now = Date.now() / 1000;
     const executions: Payload[] = [];
+    const secrets = this.#options.secretsFor({});
     const records = [...this.#executions.values()].reverse();
     for (const execution of records) {
       if (executions.length >= limit) break;
       if (execution.owner !== context.owner) continue;
-      if (!includeCompleted && execution.reportedStatus !== "running") continue;
-      const secrets = this.#options.secretsFor({});
+      if (!includeCompleted && execution.status !== "running") continue;
       executions.push({
         execution_id: execution.id,
         process_id: execution.pid,
         name: execution.name === null ? null : redactText(execution.name, secrets),
         command: redactText(execution.command, secrets),
         cwd: execution.cwd,
-        status: execution.reportedStatus,
+        status: execution.status,
         exit_code: execution.exitCode,
         signal: execution.signal,
         started_at: execution.startedAt,
@@ -553,8 +545,4 @@ function markReaped(page: Payload): void {
     page.evicted = true;
     page.hint = text.REAPED_HINT;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

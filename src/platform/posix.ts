@@ -1,3 +1,4 @@
+import { spawnFailure } from "./spawn_failure.ts";
 import { Guardian } from "./guardian.ts";
 import type { Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
 
@@ -220,12 +221,4 @@ export function createPosixPlatform(options: PosixOptions): Platform {
       return found;
     },
   };
-}
-
-function spawnFailure(error: unknown, program: string, cwd: string): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof Deno.errors.NotFound) {
-    return `Cannot start shell ${program} in ${cwd}: ${reason}; check that the shell exists and the cwd is a directory`;
-  }
-  return `Cannot start shell ${program}: ${reason}`;
 }

@@ -1,3 +1,4 @@
+import { spawnFailure } from "./spawn_failure.ts";
 import { LINUX_SIGNALS } from "./signal_numbers.ts";
 import type { Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
 
@@ -198,12 +199,4 @@ export function createWindowsPlatform(options: WindowsOptions = {}): Platform {
     isGroupAlive: (pid) => Promise.resolve(running.has(pid)),
     findTokenHolders: () => Promise.resolve(new Map()),
   };
-}
-
-function spawnFailure(error: unknown, program: string, cwd: string): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof Deno.errors.NotFound) {
-    return `Cannot start shell ${program} in ${cwd}: ${reason}; check that the shell exists and the cwd is a directory`;
-  }
-  return `Cannot start shell ${program}: ${reason}`;
 }

@@ -11,6 +11,9 @@ export interface AdmissionRequest {
   cwd: string | null;
 }
 
+/** Where the command may run, or why it may not. */
+export type Admission = { allow: true; cwd: string } | { allow: false; reason: string };
+
 /** Everything admission needs; file-system facts are injected so this stays pure. */
 export interface AdmissionRules {
   blockedSideEffects: ReadonlySet<string>;
@@ -29,10 +32,7 @@ export interface AdmissionRules {
  * Runs every check in the documented order: side effects, regexes (command,
  * then shell), command names, cwd. The first refusal wins.
  */
-export function admit(
-  request: AdmissionRequest,
-  rules: AdmissionRules,
-): { allow: true; cwd: string } | { allow: false; reason: string } {
+export function admit(request: AdmissionRequest, rules: AdmissionRules): Admission {
   const steps: (() => Decision)[] = [
     () => checkSideEffects(request.sideEffects, rules.blockedSideEffects),
     () => checkCommandRegex(request.command, { deny: rules.deny, allow: rules.allow }),

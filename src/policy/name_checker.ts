@@ -1,11 +1,6 @@
+import type { NameLists } from "./command_names/name_lists.ts";
 import type { Decision } from "./decision.ts";
 import { readsBash } from "./shell_grammar.ts";
-
-/** The command-name lists of the configuration. */
-export interface NameLists {
-  blacklist: readonly string[];
-  whitelist: readonly string[];
-}
 
 /** A command-name check whose grammar loads in the background. */
 export interface NameChecker {

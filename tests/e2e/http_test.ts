@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import type { ToolReply as HarnessToolReply } from "./harness.ts";
 import { startHttpServer } from "./http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,11 +18,8 @@ const ACCEPT = "application/json, text/event-stream";
 const PROTOCOL_VERSION = "2025-06-18";
 const MIB = 1024 * 1024;
 
-interface ToolReply {
-  // deno-lint-ignore no-explicit-any
-  payload: Record<string, any>;
-  isError: boolean;
-}
+/** A tool reply as harness.ts shapes it, without the JSON text. */
+type ToolReply = Omit<HarnessToolReply, "text">;
 
 /** An SDK client connected over streamable HTTP. */
 interface HttpClient extends AsyncDisposable {
