@@ -164,7 +164,7 @@ posix.test("test:binary fails a binary that is not executable, and one that dies
     const dies = await standIn(dir, ['case "$1" in --*) ;; *) echo "boom" >&2; exit 3 ;; esac']);
     const run = await testBinary([dies]);
     assert.equal(run.code, 1);
-    assert.match(run.stdout, /ok   --help prints the usage/);
+    assert.ok(run.stdout.includes("ok   --help prints the usage"));
     assert.match(run.stdout, /FAIL initialize over stdio: .*server stderr: boom/);
     assert.match(run.stdout, /smoke: 2 passed, 1 failed, 4 skipped/);
   });
@@ -194,7 +194,9 @@ linux.test("test:binary fails a server that leaves a child behind on stdin EOF",
     const binary = await standIn(dir, [`export YIELDSHELL_SHELL='${shell}'`]);
     const run = await testBinary(["--leftover-grace-ms", "1000", binary]);
     assert.equal(run.code, 1, run.stdout);
-    assert.match(run.stdout, /ok   a background execution is stopped with its whole process tree/);
+    assert.ok(
+      run.stdout.includes("ok   a background execution is stopped with its whole process tree"),
+    );
     assert.match(
       run.stdout,
       /FAIL stdin EOF shuts the server down with no child left behind: children were left behind after the server exited within 1 s: \d+/,
