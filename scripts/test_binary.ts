@@ -12,7 +12,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { binaryProblem } from "./smoke/binary_problem.ts";
 import { type CheckResult, DEFAULT_LEFTOVER_GRACE_MS, runSmoke } from "./smoke/run_smoke.ts";
 
-const USAGE = `Usage: deno task test:binary [--expect-version TAG] [BINARY]
+const USAGE = `Usage: deno task test:binary [options] [BINARY]
 
 Smoke-tests BINARY (default: $YIELDSHELL_BIN): --version, --help, and an MCP session over
 stdio (initialize, tools/list, a command through the default shell, a background execution
@@ -21,9 +21,14 @@ stopped, shutdown on stdin EOF with no child left behind).
 Options:
   --expect-version TAG   the version --version must print (v prefix allowed);
                          default: deno.json's version (${denoJson.version})
+  --sums FILE --asset NAME
+                         first check that BINARY is the asset NAME by its line in FILE
+                         (a release's SHA256SUMS)
   --leftover-grace-ms MS how long stopped processes may take to vanish
                          (default ${DEFAULT_LEFTOVER_GRACE_MS})
-  --help                 print this help`;
+  --help                 print this help
+
+On macOS a Mach-O binary must also pass codesign --verify --strict.`;
 
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
@@ -50,11 +55,16 @@ async function main(args: string[]): Promise<number> {
       options: {
         "expect-version": { type: "string" },
         "leftover-grace-ms": { type: "string" },
+        sums: { type: "string" },
+        asset: { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
     if (parsed.positionals.length > 1) throw new Error("Name one binary at most");
     const grace = parsed.values["leftover-grace-ms"];
+    if ((parsed.values.sums === undefined) !== (parsed.values.asset === undefined)) {
+      throw new Error("Pass --sums and --asset together: the asset's line in the sums file");
+    }
     if (grace !== undefined && !/^\d+$/.test(grace)) {
       throw new Error(
         `--leftover-grace-ms must be a whole number of milliseconds: received ${grace}`,
@@ -86,6 +96,9 @@ async function main(args: string[]): Promise<number> {
     binary: binary!,
     version,
     leftoverGraceMs: grace === undefined ? undefined : Number(grace),
+    asset: parsed.values.asset === undefined
+      ? undefined
+      : { name: parsed.values.asset, sumsFile: parsed.values.sums! },
     onCheck: printCheck,
   });
   const count = (outcome: CheckResult["outcome"]) =>

@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChildTransport } from "./child_transport.ts";
+import { checkAsset, checkSignature, type ExpectedAsset, isMachO } from "./file_checks.ts";
 import { descendants, killAll, readProcessTable, stillAlive } from "./process_table.ts";
 import { smokeCommands } from "./smoke_commands.ts";
 
@@ -27,6 +28,10 @@ export interface SmokeOptions {
   binary: string;
   /** The version `--version` and `initialize` must report, without a `v`. */
   version: string;
+  /** The release asset the binary must be (by SHA256SUMS); unchecked when absent. */
+  asset?: ExpectedAsset;
+  /** Whether to require a valid code signature. @default {true for a Mach-O file on macOS} */
+  signed?: boolean;
   /**
    * How long a stopped tree may take to vanish after `wait` said it exited, or after the
    * server exited. @default {DEFAULT_LEFTOVER_GRACE_MS}
@@ -115,7 +120,8 @@ function describeOutput(output: Deno.CommandOutput): string {
 
 /** Runs every check in order; after a failure the remaining checks are reported as skipped. */
 export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
-  const session = new SmokeSession(options);
+  const signed = options.signed ?? (Deno.build.os === "darwin" && await isMachO(options.binary));
+  const session = new SmokeSession({ ...options, signed });
   const results: CheckResult[] = [];
   const report = (result: CheckResult) => {
     results.push(result);
@@ -144,6 +150,8 @@ class SmokeSession {
   #binary: string;
   #version: string;
   #leftoverGraceMs: number;
+  #asset?: ExpectedAsset;
+  #signed: boolean;
   #commands = smokeCommands(Deno.build.os);
   #transport: ChildTransport;
   #client = new Client({ name: "yieldshell-smoke", version: "1.0.0" });
@@ -153,11 +161,21 @@ class SmokeSession {
     this.#binary = options.binary;
     this.#version = options.version;
     this.#leftoverGraceMs = options.leftoverGraceMs ?? DEFAULT_LEFTOVER_GRACE_MS;
+    this.#asset = options.asset;
+    this.#signed = options.signed ?? false;
     this.#transport = new ChildTransport(options.binary);
   }
 
   checks(): Check[] {
+    const asset = this.#asset;
     return [
+      ...asset === undefined ? [] : [{
+        name: `is the release asset ${asset.name} listed in SHA256SUMS`,
+        run: () => checkAsset(this.#binary, asset),
+      }],
+      ...this.#signed
+        ? [{ name: "carries a valid code signature", run: () => checkSignature(this.#binary) }]
+        : [],
       { name: `--version prints yieldshell ${this.#version}`, run: () => this.#checkVersion() },
       { name: "--help prints the usage", run: () => this.#checkHelp() },
       { name: "initialize over stdio", run: () => this.#checkInitialize() },

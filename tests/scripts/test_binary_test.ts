@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../../deno.json" with { type: "json" };
+import { toHex } from "../../scripts/compile_plan.ts";
 import { binaryProblem } from "../../scripts/smoke/binary_problem.ts";
+import { isMachO, listedSum } from "../../scripts/smoke/file_checks.ts";
 import { descendants, parseProcessTable } from "../../scripts/smoke/process_table.ts";
 import { smokeCommands } from "../../scripts/smoke/smoke_commands.ts";
 import { linux, posix } from "../os.ts";
@@ -173,18 +175,24 @@ posix.test("test:binary fails a binary that is not executable, and one that dies
 linux.test("test:binary fails a server that leaves a child behind on stdin EOF", async () => {
   await withTempDir(async (dir) => {
     // A shell that, for its third command (the shutdown check's tree), first starts a sleep in
-    // a new session and without the execution token, out of the server's reach.
+    // a new session and without the execution token, out of the server's reach. It drops the
+    // token by exec before it forks, so no child ever carries it, not even for an instant; and
+    // it counts with redirections only, so it starts no process that could pass for a child.
     const shell = join(dir, "leaky_sh");
-    const count = join(dir, "count");
-    const ready = join(dir, "ready");
+    const [first, second, ready] = ["first", "second", "ready"].map((name) => join(dir, name));
     await Deno.writeTextFile(
       shell,
       [
         "#!/bin/sh",
-        `echo x >> '${count}'`,
-        `if [ "$(wc -l < '${count}')" -eq 3 ]; then`,
-        `  env -i setsid /bin/sh -c "touch '${ready}'; exec sleep 300" </dev/null >/dev/null 2>&1 &`,
+        `if [ -n "$LEAK" ]; then`,
+        `  setsid /bin/sh -c ": > '${ready}'; exec sleep 300" </dev/null >/dev/null 2>&1 &`,
         `  while [ ! -e '${ready}' ]; do :; done`,
+        `elif [ -e '${second}' ]; then`,
+        `  exec env -i PATH=/usr/bin:/bin LEAK=1 /bin/sh '${join(dir, "leaky_sh")}' "$@"`,
+        `elif [ -e '${first}' ]; then`,
+        `  : > '${second}'`,
+        "else",
+        `  : > '${first}'`,
         "fi",
         'exec /bin/sh "$@"',
         "",
@@ -202,5 +210,62 @@ linux.test("test:binary fails a server that leaves a child behind on stdin EOF",
       /FAIL stdin EOF shuts the server down with no child left behind: children were left behind after the server exited within 1 s: \d+/,
     );
     assert.match(run.stdout, /smoke: 6 passed, 1 failed, 0 skipped/);
+  });
+});
+
+posix.test("test:binary checks the binary is the release asset SHA256SUMS lists", async (t) => {
+  await withTempDir(async (dir) => {
+    const binary = await standIn(dir);
+    const digest = toHex(await crypto.subtle.digest("SHA-256", await Deno.readFile(binary)));
+    const sums = join(dir, "SHA256SUMS");
+    await t.step("the listed asset passes, then the rest runs", async () => {
+      await Deno.writeTextFile(
+        sums,
+        `${"0".repeat(64)}  yieldshell-other\n${digest}  yieldshell-x\n`,
+      );
+      const run = await testBinary(["--sums", sums, "--asset", "yieldshell-x", binary]);
+      assert.equal(run.code, 0, run.stdout);
+      assert.ok(
+        run.stdout.includes(
+          `ok   is the release asset yieldshell-x listed in SHA256SUMS: ${digest}`,
+        ),
+      );
+      assert.match(run.stdout, /smoke: 8 passed, 0 failed, 0 skipped/);
+    });
+    await t.step("another asset's line fails first", async () => {
+      const run = await testBinary(["--sums", sums, "--asset", "yieldshell-other", binary]);
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stdout,
+        /FAIL is the release asset yieldshell-other .*: it is another asset/,
+      );
+      assert.match(run.stdout, /smoke: 0 passed, 1 failed, 7 skipped/);
+    });
+    await t.step("an asset the file does not list", async () => {
+      const run = await testBinary(["--sums", sums, "--asset", "yieldshell-none", binary]);
+      assert.equal(run.code, 1);
+      assert.match(run.stdout, /has no line for yieldshell-none/);
+    });
+    await t.step("--sums without --asset", async () => {
+      const run = await testBinary(["--sums", sums, binary]);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /^Pass --sums and --asset together/);
+    });
+  });
+});
+
+Deno.test("listedSum and isMachO", async () => {
+  const digest = "A".repeat(64);
+  assert.equal(listedSum(`${digest} *yieldshell-x.exe\r\n`, "yieldshell-x.exe"), "a".repeat(64));
+  assert.equal(listedSum(`${digest}  yieldshell-x\n`, "yieldshell-y"), null);
+  await withTempDir(async (dir) => {
+    const script = join(dir, "script");
+    await Deno.writeTextFile(script, "#!/bin/sh\n");
+    assert.equal(await isMachO(script), false);
+    const machO = join(dir, "macho");
+    await Deno.writeFile(machO, new Uint8Array([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1]));
+    assert.equal(await isMachO(machO), true);
+    await Deno.writeFile(machO, new Uint8Array([0xcf]));
+    assert.equal(await isMachO(machO), false);
   });
 });
