@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../../deno.json" with { type: "json" };
-import { toHex } from "../../scripts/compile_plan.ts";
+import { outputName, toHex } from "../../scripts/compile_plan.ts";
 import { binaryProblem } from "../../scripts/smoke/binary_problem.ts";
 import { isMachO, listedSum } from "../../scripts/smoke/file_checks.ts";
 import { descendants, parseProcessTable } from "../../scripts/smoke/process_table.ts";
 import { smokeCommands } from "../../scripts/smoke/smoke_commands.ts";
 import { linux, posix } from "../os.ts";
+import { HOST_TARGET, makeFakeRelease } from "./fake_release.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -267,5 +268,28 @@ Deno.test("listedSum and isMachO", async () => {
     assert.equal(await isMachO(machO), true);
     await Deno.writeFile(machO, new Uint8Array([0xcf]));
     assert.equal(await isMachO(machO), false);
+  });
+});
+
+posix.test("the release's smoke job, replayed: install.sh from the release, then test:binary", async () => {
+  await withTempDir(async (dir) => {
+    const serve = `exec '${Deno.execPath()}' run -q -P=server --config '${ROOT}deno.json' ` +
+      `'${ROOT}main.ts' "$@"`;
+    const release = await makeFakeRelease(join(dir, "release"), { [HOST_TARGET]: serve });
+    const tag = `v${denoJson.version}`;
+    const bin = join(dir, "bin");
+    const install = await new Deno.Command("sh", {
+      args: [join(ROOT, "install.sh"), "--base-url", release.url, "--dir", bin, "--version", tag],
+      stdin: "null",
+    }).output();
+    assert.equal(install.code, 0, new TextDecoder().decode(install.stderr));
+    const asset = outputName(HOST_TARGET);
+    const run = await testBinary(
+      ["--expect-version", tag, "--sums", join(release.dir, "SHA256SUMS"), "--asset", asset],
+      { YIELDSHELL_BIN: join(bin, "yieldshell") },
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.ok(run.stdout.includes(`ok   is the release asset ${asset} listed in SHA256SUMS`));
+    assert.match(run.stdout, /smoke: 8 passed, 0 failed, 0 skipped\n$/);
   });
 });
