@@ -10,6 +10,7 @@ import {
   PROCESS_GROUP_EXIT_MS,
   settlesWithin,
 } from "./timing.ts";
+import { startTimer } from "./timer.ts";
 import { Utf8Normalizer } from "./utf8.ts";
 
 /** Lifecycle states kept on a record; `running` also covers a shell whose group lives on. */
@@ -73,7 +74,7 @@ export class Execution {
   #stdinBusy = false;
   #stopRequested = false;
   #timeoutFired = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancelTimeout: () => void = () => {};
   #wake = new AbortController();
 
   constructor(init: ExecutionInit) {
@@ -96,7 +97,7 @@ export class Execution {
     this.#platform.guard(this.pid, this.#token);
     this.#finished = this.#watch(init.process);
     if (init.timeoutMs > 0) {
-      this.#timer = setTimeout(() => this.#onTimeout(init.timeoutGraceMs), init.timeoutMs);
+      this.#cancelTimeout = startTimer(init.timeoutMs, () => this.#onTimeout(init.timeoutGraceMs));
     }
   }
 
@@ -191,7 +192,7 @@ export class Execution {
 
   /** Stops timers and pipes of a record being removed, and stops containing its token. */
   dispose(): void {
-    clearTimeout(this.#timer);
+    this.#cancelTimeout();
     this.closeStdin();
     this.#platform.releaseToken(this.#token);
   }
@@ -268,7 +269,7 @@ export class Execution {
     } catch {
       if (this.status === "running") this.status = "failed";
     } finally {
-      clearTimeout(this.#timer);
+      this.#cancelTimeout();
       this.closeStdin();
       this.#durationMs = performance.now() - this.#startMono;
       this.endedAt = Date.now() / 1000;
