@@ -20,6 +20,14 @@ async function main(): Promise<number> {
     env,
     cwd: Deno.cwd(),
     pathListSeparator: platform.pathListSeparator,
+    pathSeparator: platform.pathSeparator,
+    realPath: (path: string) => {
+      try {
+        return Deno.realPathSync(path);
+      } catch {
+        return null;
+      }
+    },
     readFile: (path: string) => Deno.readTextFileSync(path),
     version: denoJson.version,
   });

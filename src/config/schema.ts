@@ -191,7 +191,7 @@ export const SETTINGS: Settings = {
     expected: "a list of non-empty paths",
     default: () => [],
     description:
-      'Directories commands may run in, each with everything below it; empty means unrestricted. The flag repeats; the variable separates paths with ":" (";" on Windows).',
+      'Directories commands may run in, each with everything below it; empty means unrestricted. Without a default_cwd, a start directory outside them gives way to the first. The flag repeats; the variable separates paths with ":" (";" on Windows).',
   },
   maxOutputBytes: {
     fileKey: "max_output_bytes",

@@ -185,6 +185,11 @@ export class Execution {
     return await settlesWithin(this.#finished, PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS);
   }
 
+  /** Values redacted from this execution's output, name and command (server env and overlay). */
+  get secrets(): readonly Secret[] {
+    return this.#secrets;
+  }
+
   /** The containment token carried by every process of this execution. */
   get token(): string {
     return this.#token;

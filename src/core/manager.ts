@@ -329,7 +329,11 @@ export class ExecutionManager {
     const execution = this.#find(id, context);
     const fail = (error: string): Payload => ({ execution_id: id, stopped: false, error });
     if (execution === null) return fail(text.unknownId(id));
-    if (!execution.live) return fail(text.notRunning(execution.status));
+    if (!execution.live) {
+      // Not a failure: the agent's goal (nothing of it running) holds; report how it ended.
+      const { status } = execution;
+      return { execution_id: id, stopped: false, status, error: text.notRunning(status) };
+    }
     const signal = normalizeSignalName(raw);
     if (signal === null || !this.#options.platform.isSignalSupported(signal)) {
       return fail(
@@ -351,7 +355,6 @@ export class ExecutionManager {
     const limit = Math.max(0, args.limit ?? 50);
     const now = Date.now() / 1000;
     const executions: Payload[] = [];
-    const secrets = this.#options.secretsFor({});
     const records = [...this.#executions.values()].reverse();
     for (const execution of records) {
       if (executions.length >= limit) break;
@@ -360,8 +363,8 @@ export class ExecutionManager {
       executions.push({
         execution_id: execution.id,
         process_id: execution.pid,
-        name: execution.name === null ? null : redactText(execution.name, secrets),
-        command: redactText(execution.command, secrets),
+        name: execution.name === null ? null : redactText(execution.name, execution.secrets),
+        command: redactText(execution.command, execution.secrets),
         cwd: execution.cwd,
         status: execution.status,
         exit_code: execution.exitCode,

@@ -2,6 +2,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** Payloads the agent must act on: a start that failed, an unknown id, a stop that failed. */
 export function isFailure(payload: Record<string, unknown>): boolean {
+  // A stop of an execution that had already ended reports its final status: not a failure.
+  if (payload.stopped === false && typeof payload.status === "string") return false;
   return payload.status === "failed_to_start" || payload.ok === false ||
     payload.stopped === false || (typeof payload.error === "string");
 }
