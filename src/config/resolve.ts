@@ -3,7 +3,7 @@ import { readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
-import { isLoopbackHost } from "./loopback.ts";
+import { isLoopbackHost } from "../policy/loopback.ts";
 import { checkCwd, resolvePath } from "../policy/cwd.ts";
 import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
 

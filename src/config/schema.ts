@@ -1,3 +1,4 @@
+import { errorText } from "../contract/error_text.ts";
 import { z } from "zod";
 import { compilePattern } from "../policy/command_regex.ts";
 import {
@@ -147,7 +148,7 @@ const pattern = z.string().nullable().transform((source, context) => {
   try {
     return compilePattern(source);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     context.addIssue({
       code: "custom",
       message: `contains invalid regular expression '${source}': ${reason}`,

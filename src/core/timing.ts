@@ -13,12 +13,6 @@ export const SETTLE_MS = 1_000;
 /** Largest `force_after_ms` a stop honours, so kill, drain and settle fit the ceiling. */
 export const MAX_STOP_GRACE_MS = REQUEST_CEILING_MS - (PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS +
   SETTLE_MS);
-/** First poll interval while a group outlives its shell; it backs off to the maximum. */
-export const GROUP_POLL_MS = 50;
-/** Longest poll interval for a group that outlives its shell (a daemon may run for hours). */
-export const MAX_GROUP_POLL_MS = 1_000;
-/** Poll interval while only token holders outside the group remain. */
-export const TOKEN_POLL_MS = 250;
 
 /** Resolves after `ms` (any length), or at once when `signal` aborts. */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,3 +1,4 @@
+import { errorText } from "../contract/error_text.ts";
 import type { Decision } from "./decision.ts";
 
 /** Compiled deny and allow patterns; null disables that check. */
@@ -62,7 +63,7 @@ export function checkShellRegex(shell: string, rules: CommandRegexRules): Decisi
 }
 
 function engineReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const match = /^Invalid regular expression: \/[\s\S]*\/[a-z]*: ([\s\S]*)$/.exec(message);
   return match === null ? message : match[1];
 }
