@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { checkSetting, ConfigError } from "./check.ts";
+import { checkSetting, ConfigError } from "./check_setting.ts";
 import {
   COMMAND_OPTIONS,
   type Config,

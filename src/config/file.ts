@@ -1,7 +1,7 @@
 import { errorText } from "../contract/error_text.ts";
 import type { parseDocument } from "yaml";
 import { z } from "zod";
-import { ConfigError, describeIssue, describePath, show } from "./check.ts";
+import { ConfigError, describeIssue, describePath, show } from "./check_setting.ts";
 import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
 
 /** Settings found in a config file, and the parser's warnings. */

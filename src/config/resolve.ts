@@ -1,4 +1,4 @@
-import { ConfigError } from "./check.ts";
+import { ConfigError } from "./check_setting.ts";
 import { readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
