@@ -6,30 +6,15 @@ import {
   SIDE_EFFECTS,
   type SideEffect,
 } from "../policy/side_effects.ts";
+import type { Limits } from "../contract/limits.ts";
 import { parseInteger } from "./parse_integer.ts";
 
-/** The resolved server configuration. */
-export interface Config {
+/** The resolved server configuration: the contract's limits, and everything around them. */
+export interface Config extends Limits {
   /** Working directory for commands that pass no cwd. */
   defaultCwd: string;
   /** Roots a command's cwd must lie under; empty means unrestricted. */
   allowedCwds: string[];
-  /** Default and maximum bytes of stdout plus stderr in one response. */
-  maxOutputBytes: number;
-  /** Bytes retained per stream of each execution. */
-  maxBufferBytes: number;
-  /** Most executions with live work at once. */
-  maxProcesses: number;
-  /** Yield window of an `execute` that passes no `yield_ms`. */
-  defaultYieldMs: number;
-  /** Largest accepted `yield_ms` (the contract still caps it at 55000). */
-  maxYieldMs: number;
-  /** Runtime limit of an `execute` that passes no `timeout_ms`; 0 is unlimited. */
-  defaultTimeoutMs: number;
-  /** Age after which terminal executions are reaped. */
-  processRetentionMs: number;
-  /** Most terminal executions kept after age-based reaping. */
-  maxRetainedProcesses: number;
   /** Commands matching it are refused; null when off. */
   denyCommandRegex: RegExp | null;
   /** When set, only commands matching it may start. */
@@ -58,10 +43,6 @@ export interface Config {
   whitelist: string[];
   /** Shell for calls that name none; null means the platform default. */
   shell: string | null;
-  /** Interval of progress notifications during blocking calls. */
-  keepaliveIntervalMs: number;
-  /** Default direction of output truncation. */
-  truncation: "head" | "tail";
   /** Variables set for every command; the call's `env` overrides them. */
   nonInteractiveEnv: Record<string, string>;
 }

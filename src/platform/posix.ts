@@ -2,7 +2,7 @@ import type { ProcessControl, ProcessTree, SpawnRequest } from "../core/process.
 import { SIGNAL_NAMES } from "../contract/signal_names.ts";
 import { Containment } from "./containment.ts";
 import { resolveProgram } from "./find_program.ts";
-import { PosixTree } from "./posix_tree.ts";
+import { createPosixTree } from "./posix_tree.ts";
 import { ProcessTable } from "./process_table.ts";
 import { spawnFailure } from "./spawn_failure.ts";
 
@@ -30,20 +30,25 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
   const { signals, selfPid } = options;
   const table = new ProcessTable(options.containment);
   const containment = new Containment({ tokens: options.containment, selfPid, table });
+  // The token of each tree started here (null when tokens are off).
+  const tokens = new WeakMap<ProcessTree, string | null>();
   return {
     spawn(request: SpawnRequest): ProcessTree {
       const token = containment.newToken();
       const env = containment.tag(request.env, token);
       const child = spawnInSession(request, env, options.setsidPath);
-      return new PosixTree({ child, signals, token, containment, table, selfPid });
+      const tree = createPosixTree({ child, signals, token, containment, table, selfPid });
+      tokens.set(tree, token);
+      return tree;
     },
     // A canonical name this OS numbers (macOS has no SIGPWR or SIGSTKFLT).
     supportsSignal: (signal) => SIGNAL_SET.has(signal) && Object.hasOwn(signals, signal),
-    sweep(trees, graceMs) {
-      const tokens = trees.flatMap((tree) =>
-        tree instanceof PosixTree && tree.token !== null ? [tree.token] : []
-      );
-      return containment.sweep(tokens, graceMs);
+    sweep(swept, graceMs) {
+      const held = swept.flatMap((tree) => {
+        const token = tokens.get(tree) ?? null;
+        return token === null ? [] : [token];
+      });
+      return containment.sweep(held, graceMs);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { SIGNAL_NAMES } from "../contract/signal_names.ts";
 import type { ProcessControl, ProcessTree, ShellExit, SpawnRequest } from "../core/process.ts";
 import type { OsFacts } from "./os_facts.ts";
+import { pipesOf } from "./pipes_of.ts";
 import { spawnFailure } from "./spawn_failure.ts";
 import { taskkillArgv, windowsDefaultShell, windowsShellArgv } from "./windows_argv.ts";
 
@@ -124,10 +125,7 @@ export class WindowsControl implements ProcessControl {
       .then((status) => ({ exitCode: status.code, signal: null }))
       .finally(() => this.#running.delete(pid));
     return {
-      pid,
-      stdin: child.stdin,
-      stdout: child.stdout,
-      stderr: child.stderr,
+      ...pipesOf(child),
       exited,
       // A tree whose shell exited is out of reach (its orphans have no live parent to walk
       // from): it ends with its shell.
