@@ -43,9 +43,15 @@ export class ExecutionManager {
   #executions = new ExecutionRegistry();
   #shuttingDown = false;
   #shutdown: Promise<void> | null = null;
+  /** Server-wide page settings: the response cap and the server's secrets. */
+  #pageOptions: PageOptions;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
+    this.#pageOptions = {
+      capBytes: options.limits.maxOutputBytes,
+      redaction: options.redactionFor({}),
+    };
   }
 
   /** Live executions across all sessions. */
@@ -248,11 +254,7 @@ export class ExecutionManager {
   }
 
   #page(execution: Execution, request: PageRequest) {
-    const options: PageOptions = {
-      capBytes: this.#options.limits.maxOutputBytes,
-      redaction: this.#options.redactionFor({}),
-    };
-    return readPage(execution, request, options);
+    return readPage(execution, request, this.#pageOptions);
   }
 
   #blockOptions(): BlockOptions {
