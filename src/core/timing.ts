@@ -30,11 +30,13 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Races `promise` against a deadline of `ms` (any length); true when it settled in time. */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const stop = new AbortController();
-  const deadline = delay(ms, stop.signal).then(() => false);
+  let cancel = () => {};
+  const deadline = new Promise<false>((resolve) => {
+    cancel = startTimer(ms, () => resolve(false));
+  });
   try {
     return await Promise.race([promise.then(() => true, () => true), deadline]);
   } finally {
-    stop.abort();
+    cancel();
   }
 }
