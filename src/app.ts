@@ -51,26 +51,40 @@ export function createApp(options: AppOptions): App {
       stopped.resolve();
     })();
   const serve = async (): Promise<number> => {
-    if (config.transport === "http") {
-      try {
-        // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
-        const { serveHttp } = await import("./transports/http.ts");
-        const server = await serveHttp({ createSession }, config, logger);
-        closeTransport = () => server.close();
-      } catch (error) {
-        logger.error(errorText(error));
-        return 1;
-      }
-    } else {
-      serveStdio(createSession("stdio").server).then(
-        () => shutdown("stdin closed"),
-        (error) => shutdown(`stdio failed: ${errorText(error)}`),
-      );
-    }
+    const close = await startTransport(config, createSession, { logger, shutdown });
+    if (close === null) return 1;
+    closeTransport = close;
     await stopped.promise;
     return 0;
   };
   return { serve, shutdown };
+}
+
+/**
+ * Starts the configured transport; resolves with the function that closes it, or null when it
+ * cannot start (the reason is logged). stdio ends the server when the client goes away.
+ */
+async function startTransport(
+  config: Config,
+  createSession: SessionFactory,
+  app: { logger: Logger; shutdown(reason: string): Promise<void> },
+): Promise<(() => Promise<void>) | null> {
+  if (config.transport === "stdio") {
+    serveStdio(createSession("stdio").server).then(
+      () => app.shutdown("stdin closed"),
+      (error) => app.shutdown(`stdio failed: ${errorText(error)}`),
+    );
+    return () => Promise.resolve();
+  }
+  try {
+    // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
+    const { serveHttp } = await import("./transports/http.ts");
+    const server = await serveHttp({ createSession }, config, app.logger);
+    return () => server.close();
+  } catch (error) {
+    app.logger.error(errorText(error));
+    return null;
+  }
 }
 
 /** The policy (name lists, admission, redaction) and the execution manager behind it. */
