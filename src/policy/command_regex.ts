@@ -74,59 +74,64 @@ function fail(reason: string, position: number, advice?: string): never {
 }
 
 function translate(source: string): { pattern: string; flags: string } {
-  const flags: Flags = { ignoreCase: false, multiline: false, dotAll: false };
-  let index = 0;
-  for (;;) {
-    const leading = /^\(\?([a-zA-Z]+)\)/.exec(source.slice(index));
-    if (leading === null || leading[1].startsWith("P")) break;
-    applyFlagLetters(flags, leading[1], "", index);
-    index += leading[0].length;
-  }
-  const globalIgnoreCase = flags.ignoreCase;
+  const { flags, index: start } = leadingFlags(source);
   const saved: Flags[] = [];
   let current: Flags = { ...flags };
   let out = "";
+  let index = start;
   while (index < source.length) {
-    const char = source[index];
-    if (char === "\\") {
-      const escape = translateEscape(source, index, false);
-      out += escape.text;
-      index = escape.next;
-    } else if (char === "[") {
-      const charClass = translateClass(source, index);
-      out += charClass.text;
-      index = charClass.next;
-    } else if (char === "(") {
+    if (source[index] === "(") {
       const group = translateGroup(source, index, current);
-      out += group.text;
-      index = group.next;
       if (group.opens) {
         saved.push(current);
         current = group.flags;
       }
-    } else if (char === ")") {
-      out += ")";
-      index += 1;
-      current = saved.pop() ?? current;
-    } else if (char === ".") {
-      out += current.dotAll ? "[\\s\\S]" : "[^\\n]";
-      index += 1;
-    } else if (char === "^") {
-      out += current.multiline ? LINE_START : "^";
-      index += 1;
-    } else if (char === "$") {
-      out += current.multiline ? LINE_END : END_OR_FINAL_NEWLINE;
-      index += 1;
-    } else if (char === "{") {
-      const upTo = /^\{,(\d*)\}/.exec(source.slice(index));
-      out += upTo === null ? "{" : `{0,${upTo[1]}}`;
-      index += upTo === null ? 1 : upTo[0].length;
-    } else {
-      out += char;
-      index += 1;
+      out += group.text;
+      index = group.next;
+      continue;
     }
+    if (source[index] === ")") current = saved.pop() ?? current;
+    const piece = translateToken(source, index, current);
+    out += piece.text;
+    index = piece.next;
   }
-  return { pattern: out, flags: globalIgnoreCase ? "i" : "" };
+  return { pattern: out, flags: flags.ignoreCase ? "i" : "" };
+}
+
+/** The flags of leading `(?i)`, `(?m)`, `(?s)` groups, and where the pattern proper starts. */
+function leadingFlags(source: string): { flags: Flags; index: number } {
+  const flags: Flags = { ignoreCase: false, multiline: false, dotAll: false };
+  let index = 0;
+  for (;;) {
+    const leading = /^\(\?([a-zA-Z]+)\)/.exec(source.slice(index));
+    if (leading === null || leading[1].startsWith("P")) return { flags, index };
+    applyFlagLetters(flags, leading[1], "", index);
+    index += leading[0].length;
+  }
+}
+
+/** One token other than a group opener, under the flags in force. */
+function translateToken(source: string, index: number, flags: Flags): Piece {
+  const char = source[index];
+  switch (char) {
+    case "\\":
+      return translateEscape(source, index, false);
+    case "[":
+      return translateClass(source, index);
+    case ".":
+      return { text: flags.dotAll ? "[\\s\\S]" : "[^\\n]", next: index + 1 };
+    case "^":
+      return { text: flags.multiline ? LINE_START : "^", next: index + 1 };
+    case "$":
+      return { text: flags.multiline ? LINE_END : END_OR_FINAL_NEWLINE, next: index + 1 };
+    case "{": {
+      const upTo = /^\{,(\d*)\}/.exec(source.slice(index));
+      if (upTo === null) return { text: "{", next: index + 1 };
+      return { text: `{0,${upTo[1]}}`, next: index + upTo[0].length };
+    }
+    default:
+      return { text: char, next: index + 1 };
+  }
 }
 
 function applyFlagLetters(flags: Flags, add: string, remove: string, position: number): void {
@@ -252,20 +257,7 @@ function translateGroup(source: string, index: number, flags: Flags): GroupPiece
   if (source[index + 1] !== "?") return { text: "(", next: index + 1, ...plain };
   const rest = source.slice(index);
   const kind = source[index + 2];
-  if (kind === "P") {
-    const named = /^\(\?P<([^>]*)>/.exec(rest);
-    if (named !== null) return { text: `(?<${named[1]}>`, next: index + named[0].length, ...plain };
-    const reference = /^\(\?P=([^)]*)\)/.exec(rest);
-    if (reference !== null) {
-      return {
-        text: `\\k<${reference[1]}>`,
-        next: index + reference[0].length,
-        opens: false,
-        flags,
-      };
-    }
-    return fail("Unknown extension ?P", index);
-  }
+  if (kind === "P") return translateNamed(rest, index, flags);
   if (kind === "#") {
     const end = source.indexOf(")", index);
     if (end === -1) fail("Missing ), unterminated comment", index);
@@ -280,6 +272,23 @@ function translateGroup(source: string, index: number, flags: Flags): GroupPiece
   }
   if (kind === "(") return fail("Conditional groups (?(...)) are not supported", index);
   if (kind === ">") return fail("Atomic groups (?>...) are not supported", index);
+  return translateScopedFlags(rest, index, flags);
+}
+
+/** `(?P<name>` and `(?P=name)`, Python's named groups and back references. */
+function translateNamed(rest: string, index: number, flags: Flags): GroupPiece {
+  const named = /^\(\?P<([^>]*)>/.exec(rest);
+  if (named !== null) {
+    return { text: `(?<${named[1]}>`, next: index + named[0].length, opens: true, flags };
+  }
+  const reference = /^\(\?P=([^)]*)\)/.exec(rest);
+  if (reference === null) return fail("Unknown extension ?P", index);
+  return { text: `\\k<${reference[1]}>`, next: index + reference[0].length, opens: false, flags };
+}
+
+/** `(?i:...)`, `(?-i:...)` and the like: flags for one group only. */
+function translateScopedFlags(rest: string, index: number, flags: Flags): GroupPiece {
+  const kind = rest[2];
   const scoped = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/.exec(rest);
   if (scoped === null) return fail(`Unknown extension ?${kind ?? ""}`, index);
   const [whole, add, remove = "", end] = scoped;
