@@ -1,47 +1,11 @@
 import assert from "node:assert/strict";
 import type { Limits } from "../../src/contract/limits.ts";
-import { ExecutionManager } from "../../src/core/manager.ts";
-import { fakeProcesses, type FakeScript } from "./fake_processes.ts";
-
-const LIMITS: Limits = {
-  maxOutputBytes: 20_000,
-  maxBufferBytes: 262_144,
-  maxProcesses: 50,
-  defaultYieldMs: 5_000,
-  maxYieldMs: 300_000,
-  defaultTimeoutMs: 0,
-  processRetentionMs: 3_600_000,
-  maxRetainedProcesses: 100,
-  keepaliveIntervalMs: 5_000,
-  truncation: "head",
-};
-
-/** A clock the test moves by hand. */
-function fakeClock(startMs = 1_700_000_000_000) {
-  let nowMs = startMs;
-  return {
-    clock: { nowMs: () => nowMs, monotonicMs: () => nowMs },
-    advance: (ms: number) => nowMs += ms,
-  };
-}
-
-const noRedaction = { text: (text: string) => text, stream: () => null };
+import { fakeManager } from "./fake_manager.ts";
+import type { FakeScript } from "./fake_processes.ts";
 
 function manager(scripts: Map<string, FakeScript>, limits: Partial<Limits> = {}) {
-  const { processes, signals } = fakeProcesses(scripts);
-  const { clock, advance } = fakeClock();
-  const warnings: string[] = [];
-  const m = new ExecutionManager({
-    processes,
-    admit: () => ({ allow: true, cwd: "/tmp" }),
-    redactionFor: () => noRedaction,
-    baseEnv: {},
-    defaultShell: "/bin/sh",
-    limits: { ...LIMITS, ...limits },
-    clock,
-    logger: { warn: (message) => warnings.push(message) },
-  });
-  return { m, signals, advance, warnings };
+  const { manager: m, ...rest } = fakeManager({ scripts, limits });
+  return { m, ...rest };
 }
 
 /** The payload of an outcome whatever its variant, for field-by-field assertions. */
@@ -157,20 +121,12 @@ Deno.test("execute refuses new work while shutting down", async () => {
 });
 
 Deno.test("arguments no process could carry are refused before the policy runs", async () => {
-  const { processes } = fakeProcesses(new Map());
   const asked: string[] = [];
-  const m = new ExecutionManager({
-    processes,
+  const { manager: m } = fakeManager({
     admit: (request) => {
       asked.push(request.command);
       return { allow: false, reason: "refused by policy" };
     },
-    redactionFor: () => noRedaction,
-    baseEnv: {},
-    defaultShell: "/bin/sh",
-    limits: LIMITS,
-    clock: fakeClock().clock,
-    logger: { warn() {} },
   });
   const nul = await m.execute({ command: "echo a\0b", side_effects: NONE }, alice);
   assert.match(String((nul.payload as { error: string }).error), /NUL/);
@@ -182,20 +138,9 @@ Deno.test("arguments no process could carry are refused before the policy runs",
 });
 
 Deno.test("a policy that could not load fails every start closed, with the reason", async () => {
-  const { processes } = fakeProcesses(new Map());
   const ready = Promise.reject(new Error("grammar missing"));
   ready.catch(() => {});
-  const m = new ExecutionManager({
-    processes,
-    admit: () => ({ allow: true, cwd: "/tmp" }),
-    ready,
-    redactionFor: () => noRedaction,
-    baseEnv: {},
-    defaultShell: "/bin/sh",
-    limits: LIMITS,
-    clock: fakeClock().clock,
-    logger: { warn() {} },
-  });
+  const { manager: m } = fakeManager({ ready });
   const refused = await m.execute({ command: "true", side_effects: NONE }, alice);
   assert.deepEqual(refused.payload, {
     status: "failed_to_start",

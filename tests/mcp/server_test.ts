@@ -7,26 +7,12 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-import type { Limits } from "../../src/contract/limits.ts";
-import { ExecutionManager } from "../../src/core/manager.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { eventually } from "../e2e/harness.ts";
-import { fakeProcesses, type FakeScript } from "../core/fake_processes.ts";
+import { fakeManager } from "../core/fake_manager.ts";
+import type { FakeScript } from "../core/fake_processes.ts";
 
 const NONE = ["NONE"];
-
-const LIMITS: Limits = {
-  maxOutputBytes: 20_000,
-  maxBufferBytes: 262_144,
-  maxProcesses: 50,
-  defaultYieldMs: 5_000,
-  maxYieldMs: 300_000,
-  defaultTimeoutMs: 0,
-  processRetentionMs: 3_600_000,
-  maxRetainedProcesses: 100,
-  keepaliveIntervalMs: 10,
-  truncation: "head",
-};
 
 const SCRIPTS = new Map<string, FakeScript>([
   ["hi", { stdout: ["hello\n"] }],
@@ -35,19 +21,13 @@ const SCRIPTS = new Map<string, FakeScript>([
 
 /** A connected client, the fake processes' signal log, and a closer. */
 async function connect() {
-  const { processes, signals } = fakeProcesses(SCRIPTS);
-  const manager = new ExecutionManager({
-    processes,
+  const { manager, signals } = fakeManager({
+    scripts: SCRIPTS,
+    limits: { keepaliveIntervalMs: 10 },
     admit: (request) =>
       request.command === "refused"
         ? { allow: false, reason: "Refused by the test policy" }
         : { allow: true, cwd: "/tmp" },
-    redactionFor: () => ({ text: (text) => text, stream: () => null }),
-    baseEnv: {},
-    defaultShell: "/bin/sh",
-    limits: LIMITS,
-    clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
-    logger: { warn() {} },
   });
   const server = createServer(manager, { owner: "test", version: "0.0.0" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
