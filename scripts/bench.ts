@@ -7,9 +7,10 @@
 import { parseArgs } from "node:util";
 import { benchColdStart } from "./bench/cold_start.ts";
 import { benchExitNotice } from "./bench/exit_notice.ts";
-import { benchHttpSection, benchPolicySection } from "./bench/external.ts";
+import { benchHttpSection } from "./bench/http.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
+import { benchPolicySection } from "./bench/policy.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";

@@ -1,6 +1,7 @@
+import { errorText } from "../contract/error_text.ts";
 import type { parseDocument } from "yaml";
 import { z } from "zod";
-import { ConfigError, describeIssue, describePath, show } from "./check.ts";
+import { ConfigError, describeIssue, describePath, show } from "./check_setting.ts";
 import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
 
 /** Settings found in a config file, and the parser's warnings. */
@@ -29,7 +30,7 @@ export function readConfigFile(
   try {
     text = readFile(path);
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${messageOf(error)}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${errorText(error)}`);
   }
   return parseConfigText(text, path, parseYaml);
 }
@@ -48,7 +49,7 @@ export function parseConfigText(text: string, path: string, parseYaml: YamlParse
   try {
     data = document.toJS() ?? {};
   } catch (error) {
-    throw new ConfigError(`Cannot parse config file ${path}: ${messageOf(error)}`);
+    throw new ConfigError(`Cannot parse config file ${path}: ${errorText(error)}`);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ConfigError(
@@ -85,8 +86,4 @@ function describeFailure(issues: z.core.$ZodIssue[], data: object, path: string)
 
 function firstLine(message: string): string {
   return message.split("\n")[0].replace(/:$/, "");
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

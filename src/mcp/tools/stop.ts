@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ExecutionManager } from "../../core/manager.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { executionId } from "../schemas.ts";
+import { executionId, status } from "../schemas.ts";
 
 export const StopInputSchema = z.object({
   execution_id: executionId,
@@ -18,6 +18,7 @@ export const StopInputSchema = z.object({
 const StopOutputSchema = z.object({
   execution_id: z.string(),
   stopped: z.boolean(),
+  status: status.optional().describe("How the execution ended, when it had ended before the stop"),
   signal: z.string().optional(),
   error: z.string().nullable(),
 });

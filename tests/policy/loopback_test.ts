@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isLoopbackHost } from "../../src/config/loopback.ts";
+import { isLoopbackHost } from "../../src/policy/loopback.ts";
 
 Deno.test("isLoopbackHost", async (t) => {
   const loopback = [

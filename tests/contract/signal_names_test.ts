@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  invalidSignalMessage,
-  normalizeSignalName,
-  pythonRepr,
-  SIGNAL_NAMES,
-} from "../../src/policy/signals.ts";
+import { pythonRepr } from "../../src/contract/python_repr.ts";
+import { normalizeSignalName, SIGNAL_NAMES } from "../../src/contract/signal_names.ts";
+import { invalidSignal } from "../../src/contract/texts.ts";
+import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 
 Deno.test("normalizeSignalName", async (t) => {
   const cases: [string, string | null][] = [
@@ -36,7 +34,7 @@ Deno.test("normalizeSignalName", async (t) => {
   });
 });
 
-Deno.test("invalidSignalMessage", async (t) => {
+Deno.test("invalidSignal quotes the raw name as the contract does and says what to pass", async (t) => {
   const cases: [string, string][] = [
     ["SIGFOO", "Invalid signal: 'SIGFOO'"],
     ["9", "Invalid signal: '9'"],
@@ -44,8 +42,17 @@ Deno.test("invalidSignalMessage", async (t) => {
     ["", "Invalid signal: ''"],
   ];
   for (const [raw, expected] of cases) {
-    await t.step(JSON.stringify(raw), () => assert.equal(invalidSignalMessage(raw), expected));
+    await t.step(JSON.stringify(raw), () => {
+      assert.equal(
+        invalidSignal(raw),
+        `${expected}; pass a signal name such as SIGTERM, SIGINT or SIGKILL`,
+      );
+    });
   }
+});
+
+Deno.test("the names stop accepts are exactly the names Linux numbers", () => {
+  assert.deepEqual(Object.keys(LINUX_SIGNALS).sort(), [...SIGNAL_NAMES].sort());
 });
 
 Deno.test("pythonRepr", async (t) => {

@@ -1,15 +1,16 @@
 /**
- * Streamable HTTP figures over loopback, for `scripts/bench.ts` (which imports `benchHttp`) or
- * alone: `deno run -P=test scripts/bench_http.ts`. The server runs as the README starts it, in
+ * Streamable HTTP figures over loopback, for `scripts/bench.ts` (its `http` section) or
+ * alone: `deno task bench:http`. The server runs as the README starts it, in
  * its own process; the SDK clients run here.
  */
-import { startHttpServer } from "../tests/e2e/http_harness.ts";
+import { startHttpServer } from "../../tests/e2e/http_harness.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { median, percentile } from "./bench/stats.ts";
+import { median, percentile } from "./stats.ts";
+import type { SectionResult } from "./table.ts";
 
-/** One figure, in the shape `scripts/bench.ts` expects. */
-export interface Row {
+/** One HTTP figure. */
+export interface HttpFigure {
   figure: string;
   ours: number;
   baseline: number | null;
@@ -40,7 +41,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
  * `Deno.Command` here, without MCP or HTTP), then 20 sessions polling `ps` for 5 s: requests/s
  * and p95 latency.
  */
-export async function benchHttp(): Promise<Row[]> {
+export async function benchHttp(): Promise<HttpFigure[]> {
   await using server = await startHttpServer();
   const clients: Client[] = [];
   try {
@@ -101,6 +102,22 @@ export async function benchHttp(): Promise<Row[]> {
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }
+}
+
+/** The `http` section of `deno task bench`: the figures as `benchHttp` reports them. */
+export async function benchHttpSection(): Promise<SectionResult> {
+  const results = await benchHttp();
+  return {
+    rows: results.map(({ figure, ours, baseline, unit }) => ({
+      figure: `http: ${figure}`,
+      ours,
+      baseline,
+      unit,
+      target: "—",
+      met: null,
+    })),
+    notes: ["HTTP: figures from `benchHttp()` of scripts/bench/http.ts, as it reports them."],
+  };
 }
 
 if (import.meta.main) {
