@@ -42,6 +42,7 @@ export function createApp(options: AppOptions): App {
   };
   const pattern = config.redactEnvRegex;
   const baseSecrets: Secret[] = pattern === null ? [] : collectSecrets(env, pattern);
+  const defaultShell = config.shell ?? platform.defaultShell(env);
   const manager = new ExecutionManager({
     platform,
     admit: (request) => admit(request, rules),
@@ -51,12 +52,13 @@ export function createApp(options: AppOptions): App {
         ? baseSecrets
         : mergeSecrets(baseSecrets, overlay, pattern),
     baseEnv: { ...env, ...config.nonInteractiveEnv },
-    defaultShell: config.shell ?? platform.defaultShell(env),
+    defaultShell,
     limits: config,
   });
   return {
     manager,
-    createSessionServer: (owner) => createServer(manager, { owner, version }),
+    createSessionServer: (owner) =>
+      createServer(manager, { owner, version, settings: { ...config, defaultShell } }),
   };
 }
 
