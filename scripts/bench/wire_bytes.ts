@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { startServer } from "../../tests/e2e/harness.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { ExecutionManager } from "../../src/core/manager.ts";
@@ -63,10 +64,10 @@ async function sdkListBytes(): Promise<number> {
 /** Bytes an agent's client receives: the tools/list result and the result of `echo hi`. */
 export async function benchWireBytes(): Promise<SectionResult> {
   await using session = await startServer();
-  const list = await session.client.listTools();
+  const list = await session.client.listTools() as { tools: Tool[] };
   const listBytes = bytesOf(list);
   const outputSchemaBytes = list.tools.reduce(
-    (sum, tool) => sum + bytesOf({ outputSchema: tool.outputSchema }) + 1,
+    (sum: number, tool: Tool) => sum + bytesOf({ outputSchema: tool.outputSchema }) + 1,
     0,
   );
   const echo = await session.client.callTool({
