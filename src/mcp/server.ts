@@ -46,8 +46,8 @@ export function createServer(manager: ExecutionManager, options: ServerOptions):
     registerCleanupTool,
   ].map((register) => register(server, tools));
   // The SDK declares `listChanged: true` once a tool is registered, but this list never changes
-  // during a session: take the claim back (undefined leaves the key out of `initialize`).
-  server.server.registerCapabilities({ tools: { listChanged: undefined } });
+  // during a session and no list_changed notification is ever sent: declare that instead.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   // The SDK's own tools/list re-converts every schema per request, with safe-integer bounds
   // and `anyOf` pairs that cost the agent tokens and say nothing; serve the compact list instead.
   let list: Tool[] | undefined;

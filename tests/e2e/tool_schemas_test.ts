@@ -100,7 +100,7 @@ Deno.test("tools/list is compact: no empty bounds, integers say integer, default
 
 Deno.test("the server declares only the capabilities it has: a tool list that never changes", async () => {
   await using s = await startServer();
-  assert.deepEqual(s.client.getServerCapabilities()?.tools, {});
+  assert.deepEqual(s.client.getServerCapabilities()?.tools, { listChanged: false });
 });
 
 Deno.test("descriptions and defaults state the operator's configured values", async () => {
