@@ -32,7 +32,7 @@ export function executeInputSchema(settings: ToolSettings) {
     env: z.record(z.string().max(4096), z.string().max(1_048_576)).nullable().optional()
       .describe("Variables set over the server's environment"),
     shell: z.string().max(4096).nullable().optional().describe(
-      `Shell run with -c instead of ${settings.defaultShell}; also checked by the command policy`,
+      `Shell to run the command with instead of ${settings.defaultShell}; also checked by the command policy`,
     ),
     stdin: z.string().max(16_777_216).nullable().optional().describe(
       "Text written to stdin right after the start",

@@ -1,6 +1,6 @@
 /** Shells whose `-c` reads POSIX sh only: dash is /bin/sh on Debian and Ubuntu. */
 const PLAIN_SH = new Set(["sh", "dash"]);
-/** Shells where `&`, `setsid` and the POSIX notes do not apply. */
+/** Shells that take no `-c` and where `&` and `setsid` mean nothing (Windows). */
 const NOT_POSIX = new Set(["cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"]);
 
 /**
@@ -9,14 +9,15 @@ const NOT_POSIX = new Set(["cmd", "cmd.exe", "powershell", "powershell.exe", "pw
  */
 export function describeShell(shell: string): string {
   const name = shell.split(/[\\/]/).at(-1)?.toLowerCase() ?? shell;
-  const sentences = [`Runs the command with ${shell} -c (shell picks another).`];
+  const posix = !NOT_POSIX.has(name);
+  const sentences = [`Runs the command with ${shell}${posix ? " -c" : ""} (shell picks another).`];
   if (PLAIN_SH.has(name)) {
     sentences.push(
       `${shell} is POSIX sh (dash on Debian and Ubuntu): no [[ ]], {1..3} or set -o pipefail; pass shell "bash" for those.`,
     );
   }
   sentences.push("Every call is a new shell: cd and export do not persist.");
-  if (!NOT_POSIX.has(name)) {
+  if (posix) {
     sentences.push(
       "A job started with cmd & holds the call for the whole yield window (same process group): use yield_ms 0, or detach it (Linux: setsid cmd >/dev/null 2>&1 &).",
     );
