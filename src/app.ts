@@ -33,10 +33,12 @@ export interface App {
  * message when the configuration cannot be served (a name list under a shell that is not bash).
  */
 export function createApp(options: AppOptions): App {
-  const { config, logger } = options;
-  const manager = createManager(options);
+  const { config, logger, platform, env } = options;
+  const defaultShell = config.shell ?? platform.facts.defaultShell(env);
+  const manager = createManager(options, defaultShell);
+  const settings = { ...config, defaultShell };
   const createSession: SessionFactory = (owner) => ({
-    server: createServer(manager, { owner, version: options.version }),
+    server: createServer(manager, { owner, version: options.version, settings }),
     hasLiveWork: () => manager.hasLiveWork(owner),
     close: () => manager.closeSession(owner),
   });
@@ -88,9 +90,8 @@ async function startTransport(
 }
 
 /** The policy (name lists, admission, redaction) and the execution manager behind it. */
-function createManager(options: AppOptions): ExecutionManager {
+function createManager(options: AppOptions, defaultShell: string): ExecutionManager {
   const { config, platform, env, logger } = options;
-  const defaultShell = config.shell ?? platform.facts.defaultShell(env);
   const names = startNameChecker(config, defaultShell);
   // A policy that cannot load fails closed: every execute reports why (see the manager).
   names?.ready.catch((error) =>

@@ -55,7 +55,7 @@ export const COMMAND_OPTIONS = {
     env: "YIELDSHELL_CONFIG",
     valueName: "path",
     description:
-      "Read settings from this YAML or JSON file (snake_case keys, listed below). A named file that cannot be read is an error.",
+      "Read settings from this YAML or JSON file (snake_case keys, listed below). A named file that cannot be read is an error, and so is every unknown key (all are reported at once, each with the nearest valid key).",
   },
   help: { flag: "help", short: "h", description: "Print this help and exit." },
   version: { flag: "version", description: "Print the version and exit." },

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { eventually } from "../e2e/harness.ts";
 import { fakeManager } from "../core/fake_manager.ts";
@@ -29,7 +30,11 @@ async function connect() {
         ? { allow: false, reason: "Refused by the test policy" }
         : { allow: true, cwd: "/tmp" },
   });
-  const server = createServer(manager, { owner: "test", version: "0.0.0" });
+  const server = createServer(manager, {
+    owner: "test",
+    version: "0.0.0",
+    settings: { ...defaultConfig("/tmp"), defaultShell: "/bin/sh" },
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "yieldshell-mcp-test", version: "1.0.0" });
