@@ -82,6 +82,11 @@ function checkCombination(config: Config): string[] {
   if (config.whitelist.length > 0 && config.blacklist.length > 0) {
     warnings.push("The blacklist is ignored because a whitelist is set");
   }
+  if (config.allowUnconfined.length > 0 && config.sandbox !== "declared") {
+    warnings.push(
+      `allow_unconfined is ignored because sandbox is ${config.sandbox}; it applies to sandbox: declared only`,
+    );
+  }
   return warnings;
 }
 
