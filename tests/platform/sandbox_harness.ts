@@ -83,20 +83,37 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs a sandboxed command to its end. */
+/** How long a sandboxed test command may take before it is killed and the test fails. */
+const RUN_LIMIT_MS = 30_000;
+
+/**
+ * Runs a sandboxed command to its end. A sandbox that outlives its limit (something inside
+ * kept the pipes open) is killed through its process group, and the run fails instead of hanging.
+ */
 export async function runSandboxed(
   command: string,
   confinement: Confinement,
   env: Record<string, string> = {},
 ): Promise<Ran> {
-  const output = await spawnSandboxed(command, confinement, env).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    signal: output.signal,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  const child = spawnSandboxed(command, confinement, env);
+  let overdue = false;
+  const timer = setTimeout(() => {
+    overdue = true;
+    signalGroup(child.pid, "SIGKILL");
+  }, RUN_LIMIT_MS);
+  try {
+    const output = await child.output();
+    if (overdue) throw new Error(`Sandboxed command still running after ${RUN_LIMIT_MS} ms`);
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      signal: output.signal,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Host pids of live processes whose command line contains `marker` (the test reads /proc). */
