@@ -13,6 +13,7 @@ import { describeMachine, type Machine } from "./bench/machine.ts";
 import { benchPolicySection } from "./bench/policy.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
+import { benchSandbox } from "./bench/sandbox.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
 import { benchWireBytes } from "./bench/wire_bytes.ts";
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   policy: benchPolicySection,
   http: benchHttpSection,
   "wire-bytes": benchWireBytes,
+  sandbox: benchSandbox,
 };
 
 const root = new URL("../", import.meta.url).pathname;

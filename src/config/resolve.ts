@@ -108,6 +108,13 @@ function fitDefaultCwd(config: Config, explicit: boolean, input: ResolveInput): 
   ];
 }
 
+/**
+ * Whether executions run through the OS sandbox (src/platform/sandbox.ts). Until the spawn path
+ * does, asking for a sandbox fails closed rather than running everything unconfined.
+ * TODO(#12): set to true (and drop this guard) when the spawn path wraps executions.
+ */
+const SANDBOX_WIRED = false;
+
 /** Rules that involve more than one setting; throws for a refusal, returns warnings. */
 function checkCombination(config: Config): string[] {
   if (config.transport === "http" && config.authToken === null && !isLoopbackHost(config.host)) {
@@ -115,9 +122,19 @@ function checkCombination(config: Config): string[] {
       `Refusing to bind ${config.host} without an auth token; set --auth-token or YIELDSHELL_AUTH_TOKEN, or bind 127.0.0.1`,
     );
   }
+  if (config.sandbox !== "off" && !SANDBOX_WIRED) {
+    throw new ConfigError(
+      `Cannot start with sandbox: ${config.sandbox} as this build does not run executions in the OS sandbox yet; set sandbox to off (--sandbox off, YIELDSHELL_SANDBOX=off)`,
+    );
+  }
   const warnings: string[] = [];
   if (config.whitelist.length > 0 && config.blacklist.length > 0) {
     warnings.push("The blacklist is ignored because a whitelist is set");
+  }
+  if (config.allowUnconfined.length > 0 && config.sandbox !== "declared") {
+    warnings.push(
+      `allow_unconfined is ignored because sandbox is ${config.sandbox}; it applies to sandbox: declared only`,
+    );
   }
   return warnings;
 }

@@ -1,6 +1,7 @@
 import { EXECUTION_SETTINGS } from "./execution_settings.ts";
 import { parseInteger } from "./parse_integer.ts";
 import { POLICY_SETTINGS } from "./policy_settings.ts";
+import { SANDBOX_SETTINGS } from "./sandbox_settings.ts";
 import type { Config, Settings, TextForm } from "./setting.ts";
 import { SHELL_SETTINGS } from "./shell_settings.ts";
 import { TRANSPORT_SETTINGS } from "./transport_settings.ts";
@@ -43,6 +44,7 @@ export const SETTINGS: Settings = {
   ...POLICY_SETTINGS,
   ...TRANSPORT_SETTINGS,
   ...SHELL_SETTINGS,
+  ...SANDBOX_SETTINGS,
 };
 
 /** The setting keys in table order, which is also the order of checks and of `--help`. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Limits } from "../contract/limits.ts";
+import type { SandboxMode } from "../policy/sandbox_profile.ts";
 import type { SideEffect } from "../policy/side_effects.ts";
 
 /** The resolved server configuration: the contract's limits, and everything around them. */
@@ -38,6 +39,10 @@ export interface Config extends Limits {
   shell: string | null;
   /** Variables set for every command; the call's `env` overrides them. */
   nonInteractiveEnv: Record<string, string>;
+  /** Whether and how executions run in an OS sandbox. */
+  sandbox: SandboxMode;
+  /** Unconfinable side effects that `sandbox: declared` runs without a sandbox. */
+  allowUnconfined: SideEffect[];
 }
 
 /**

@@ -13,6 +13,10 @@ export interface Platform {
   facts: OsFacts;
   processes: ProcessControl;
 }
+import { openSandbox, type OpenSandboxOptions } from "./sandbox.ts";
+import type { SandboxOpening } from "./sandbox_types.ts";
+
+export type { Argv, Confinement, Sandbox, SandboxOpening } from "./sandbox_types.ts";
 
 /** Picks the adapter for the running OS; the only place that branches on it. */
 export function currentPlatform(): Platform {
@@ -40,4 +44,12 @@ export function currentPlatform(): Platform {
         }),
       };
   }
+}
+
+/** The OS sandbox for the `sandbox` setting, after its self-test, or the startup error. */
+export function currentSandbox(
+  mode: OpenSandboxOptions["mode"],
+  bwrap?: OpenSandboxOptions["bwrap"],
+): Promise<SandboxOpening> {
+  return openSandbox({ os: Deno.build.os, mode, bwrap });
 }

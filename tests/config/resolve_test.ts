@@ -45,6 +45,8 @@ Deno.test("with nothing set, the config is the defaults", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
     },
+    sandbox: "off",
+    allowUnconfined: [],
   });
   assert.deepEqual(warningsOf(), []);
 });
