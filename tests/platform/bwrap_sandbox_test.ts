@@ -301,9 +301,18 @@ const DAEMON = (tag: string) =>
 
 function daemonPids(tag: string): number[] {
   return hostPidsWithArg(tag).filter((pid) =>
-    Deno.readTextFileSync(`/proc/${pid}/cmdline`) ===
-      `/bin/sh\0-c\0while :; do sleep 1; done\0${tag}\0`
+    cmdlineOf(pid) === `/bin/sh\0-c\0while :; do sleep 1; done\0${tag}\0`
   );
+}
+
+/** A process's argv, or null once it is gone (it may exit between the scan and the read). */
+function cmdlineOf(pid: number): string | null {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
 }
 
 function sessionOf(pid: number): number {
