@@ -82,9 +82,9 @@ Deno.test("YIELDSHELL_CONFIG names the file; --config wins over it", () => {
 
 Deno.test("config file mistakes stop startup naming the file and the key", async (t) => {
   await t.step("an unknown key, with the valid keys", () => {
-    const error = fileError("port: 1\nmax_output_length: 5\n");
+    const error = fileError("port: 1\noutput_limit: 5\n");
     assert.ok(
-      error.startsWith(`Unknown key "max_output_length" in config file ${PATH}; valid keys: `),
+      error.startsWith(`Unknown key "output_limit" in config file ${PATH}; valid keys: `),
       error,
     );
     for (const key of ["allowed_cwds", "max_output_bytes", "non_interactive_env", "truncation"]) {

@@ -45,6 +45,12 @@ Deno.test("with nothing set, the config is the defaults", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
     },
+    tools: "yieldshell",
+    maxOutputLength: 50_000,
+    defaultTimeout: null,
+    outputTruncationMode: null,
+    completedTaskTtl: null,
+    keepaliveInterval: null,
   });
   assert.deepEqual(warningsOf(), []);
 });
