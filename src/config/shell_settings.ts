@@ -40,7 +40,7 @@ export const SHELL_SETTINGS: Pick<
     expected: "a shell path or name",
     default: () => null,
     description:
-      "Shell that runs commands whose call names none; empty or null means the platform default.",
+      "Shell that runs commands whose call names none; empty or null means the platform default (for the tab-shell tools, $SHELL, then the platform default, as tab-shell-mcp did).",
   },
   keepaliveIntervalMs: {
     fileKey: "keepalive_interval_ms",

@@ -185,6 +185,15 @@ posix.test("completed tasks expire after the TTL; a TTL of 0 keeps them", async 
   });
 });
 
+posix.test("answered foreground commands leave no record to crowd tasks out", async () => {
+  await using s = await tabShell(["--max-retained-processes", "1"]);
+  const id = await background(s, "echo kept");
+  await ended(s, id);
+  for (let i = 0; i < 3; i++) await s.call("execute_shell_command", { command: "true" });
+  const reply = await s.call("get_task_status", { task_id: id });
+  assert.equal(reply.payload.status, "completed", reply.text);
+});
+
 posix.test("foreground calls send keepalive progress over stdio", async () => {
   const dir = await Deno.makeTempDir();
   try {

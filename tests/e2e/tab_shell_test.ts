@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { fileURLToPath } from "node:url";
-import { isAlive, type Session, startServer } from "./harness.ts";
+import { isAlive, serverCommand, type Session, startServer } from "./harness.ts";
 import { linux, posix } from "../os.ts";
 
 const SEED_CONFIG = fileURLToPath(new URL("../fixtures/tab-shell-config.yaml", import.meta.url));
@@ -135,6 +135,13 @@ posix.test("foreground commands: success, error exit, signal, start failure", as
     assert.equal(reply.payload.status, "error");
     assert.equal(reply.payload.exit_code, null);
     assert.match(reply.payload.stderr, /^Failed to start command: .*\/definitely\/not\/a\/shell/);
+  });
+  await t.step("arguments are strict: a timeout must be positive, no unknown keys", async () => {
+    for (const args of [{ command: "true", timeout: 0 }, { command: "true", env: { A: "1" } }]) {
+      const reply = await s.call("execute_shell_command", args);
+      assert.equal(reply.isError, true);
+      assert.match(reply.text, /validation/i);
+    }
   });
   await t.step("cwd and an explicit shell", async () => {
     const reply = await s.call("execute_shell_command", {
@@ -274,4 +281,20 @@ posix.test("tab-shell-mcp's example command line starts the server", async () =>
   assert.equal(big.payload.truncated, true);
   assert.equal(big.payload.stdout.length, 100_000);
   assert.ok(big.payload.stdout.startsWith(M) && big.payload.stdout.endsWith("xEND\n"));
+});
+
+Deno.test("a name list under a $SHELL that does not read bash refuses to start", async () => {
+  const { command, args } = serverCommand(["--tools", "tab-shell", "--blacklist", "rm"]);
+  const output = await new Deno.Command(command, {
+    args,
+    env: { SHELL: "/usr/bin/fish" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 2);
+  assert.match(
+    new TextDecoder().decode(output.stderr),
+    /Shell '\/usr\/bin\/fish' \(\$SHELL, the shell of execute_shell_command\) does not read bash syntax/,
+  );
 });
