@@ -15,6 +15,7 @@ import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
+import { benchToolsList } from "./bench/tools_list.ts";
 
 const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "cold-start": benchColdStart,
@@ -26,6 +27,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "read-cost": benchReadCost,
   policy: benchPolicySection,
   http: benchHttpSection,
+  "tools-list": benchToolsList,
 };
 
 const root = new URL("../", import.meta.url).pathname;
