@@ -73,7 +73,7 @@ posix.test("a background task from start to each end", async (t) => {
     );
   });
   await t.step("timeout", async () => {
-    const reply = await ended(s, await background(s, "echo begun; sleep 60", { timeout: 0.3 }));
+    const reply = await ended(s, await background(s, "echo begun; sleep 60", { timeout: 2 }));
     assert.equal(reply.payload.status, "timeout");
     assert.deepEqual(
       [reply.payload.result.status, reply.payload.result.exit_code, reply.payload.result.stdout],
@@ -115,8 +115,10 @@ linux.test("stop kills the task's whole process group and says so only once", as
   let id = "";
   try {
     id = await background(s, `sleep 60 & echo $! > '${dir}/pid'; wait`);
-    await eventually(() => exists(`${dir}/pid`), 20_000, "the child's pid");
-    const child = Number(await Deno.readTextFile(`${dir}/pid`));
+    // The redirection creates the file before echo writes to it: wait for the whole line.
+    const pid = () => exists(`${dir}/pid`) ? Deno.readTextFileSync(`${dir}/pid`) : "";
+    await eventually(() => /^\d+\n$/.test(pid()), 20_000, "the child's pid");
+    const child = Number(pid());
     assert.equal(isAlive(child), true);
     const stopped = await s.call("stop_background_task", { task_id: id });
     assert.equal(stopped.isError, false);

@@ -154,7 +154,8 @@ posix.test("foreground commands: success, error exit, signal, start failure", as
 });
 
 linux.test("a foreground timeout kills the whole process group and keeps the output", async () => {
-  await using s = await tabShell(["--timeout", "0.5"]);
+  // 2 s leaves the shell ample time to print before the kill, even on a loaded machine.
+  await using s = await tabShell(["--timeout", "2"]);
   // No timeout in the call: --timeout (seconds) is the default.
   const reply = await s.call("execute_shell_command", {
     command: "sleep 60 & echo $!; echo started; wait",
