@@ -82,10 +82,10 @@ Deno.test("YIELDSHELL_CONFIG names the file; --config wins over it", () => {
 
 Deno.test("config file mistakes stop startup naming the file and the key", async (t) => {
   await t.step("an unknown key, with the nearest valid key and the valid keys", () => {
-    const error = fileError("port: 1\nmax_output_length: 5\n");
+    const error = fileError("port: 1\nmax_output_byte: 5\n");
     assert.ok(
       error.startsWith(
-        `Unknown key "max_output_length" in config file ${PATH} (nearest valid key: max_output_bytes); valid keys: `,
+        `Unknown key "max_output_byte" in config file ${PATH} (nearest valid key: max_output_bytes); valid keys: `,
       ),
       error,
     );

@@ -47,6 +47,12 @@ Deno.test("with nothing set, the config is the defaults", () => {
     },
     sandbox: "off",
     allowUnconfined: [],
+    tools: "yieldshell",
+    maxOutputLength: 50_000,
+    defaultTimeout: null,
+    outputTruncationMode: null,
+    completedTaskTtl: null,
+    keepaliveInterval: null,
   });
   assert.deepEqual(warningsOf(), []);
 });
