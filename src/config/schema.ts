@@ -51,6 +51,8 @@ export interface Config {
   maxHttpSessions: number;
   /** Most HTTP requests handled at once. */
   maxConcurrentRequests: number;
+  /** Longest time an HTTP client may take to send one request, headers and body. */
+  requestReadTimeoutMs: number;
   /** Command names refused when no whitelist is set. */
   blacklist: string[];
   /** When non-empty, the only command names allowed. */
@@ -165,6 +167,8 @@ const origin = z.string().transform((text, context) => {
   return z.NEVER;
 });
 
+/** Largest request read timeout: one day (timers hold at most 2^31-1 ms). */
+export const MAX_REQUEST_READ_TIMEOUT_MS = 86_400_000;
 const PATTERN_EXPECTED = "a regular expression, or an empty value to turn it off";
 
 /** The one table of settings; readers, `--help` and `config.example.yaml` are built from it. */
@@ -423,6 +427,18 @@ export const SETTINGS: Settings = {
     expected: "a positive integer",
     default: () => 128,
     description: "Most HTTP requests handled at once.",
+  },
+  requestReadTimeoutMs: {
+    fileKey: "request_read_timeout_ms",
+    env: "YIELDSHELL_REQUEST_READ_TIMEOUT_MS",
+    flag: "request-read-timeout-ms",
+    valueName: "ms",
+    form: "integer",
+    schema: z.int().min(1).max(MAX_REQUEST_READ_TIMEOUT_MS),
+    expected: `an integer from 1 to ${MAX_REQUEST_READ_TIMEOUT_MS} (one day)`,
+    default: () => 30_000,
+    description:
+      "Longest time an HTTP client may take to send one request, headers and body; a slower request gets 408 and its connection is closed, so slow clients cannot hold request slots.",
   },
   blacklist: {
     fileKey: "blacklist",

@@ -19,6 +19,7 @@ import {
   withHeaders,
 } from "./http_response.ts";
 import { checkBearer, checkHost, checkOrigin, urlHost } from "./http_security.ts";
+import { listenHttp1 } from "./http1_server.ts";
 import { type HttpSession, SessionRegistry } from "./http_sessions.ts";
 
 /** The MCP endpoint's path. */
@@ -37,7 +38,13 @@ export interface HttpApp {
 /** Settings of the HTTP transport, as in `Config`. */
 export type HttpConfig = Pick<
   Config,
-  "host" | "port" | "authToken" | "allowedOrigins" | "maxHttpSessions" | "maxConcurrentRequests"
+  | "host"
+  | "port"
+  | "authToken"
+  | "allowedOrigins"
+  | "maxHttpSessions"
+  | "maxConcurrentRequests"
+  | "requestReadTimeoutMs"
 >;
 
 export interface HttpHandlerOptions {
@@ -103,11 +110,22 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     } finally {
       reading--;
     }
-    if (body.tooLarge) {
+    if (body.kind === "too-large") {
       return errorResponse(
         413,
         `Payload too large: request bodies are limited to ${maxBodyBytes} bytes; send less per message, for example large stdin in several write calls`,
       );
+    }
+    if (body.kind === "unreadable") {
+      return body.timedOut
+        ? errorResponse(
+          408,
+          `Request timeout: the request body did not arrive within ${config.requestReadTimeoutMs} ms; send each request at once`,
+        )
+        : errorResponse(
+          400,
+          `Bad request: the request body could not be read to its end (${body.reason}); send the whole body with Content-Length or complete chunked framing`,
+        );
     }
     try {
       return { body: JSON.parse(body.text) };
@@ -263,8 +281,8 @@ export interface HttpServer extends AsyncDisposable {
 }
 
 /**
- * Serves the MCP endpoint with `Deno.serve` on `config.host:config.port` and logs its URL.
- * Throws with the `--allow-net` grant to add when Deno may not listen there.
+ * Serves the MCP endpoint on `config.host:config.port` and logs its URL. Throws with the
+ * `--allow-net` grant to add when Deno may not listen there.
  */
 export function serveHttp(
   app: HttpApp,
@@ -276,12 +294,13 @@ export function serveHttp(
   const missing = missingNetPermission(config.host, config.port);
   if (missing !== null) return Promise.reject(new Error(missing));
   const handler = createHttpHandler({ app, config, logger, idleSessionMs });
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: ReturnType<typeof listenHttp1>;
   try {
-    server = Deno.serve({
+    server = listenHttp1({
       hostname: config.host,
       port: config.port,
-      onListen: () => {},
+      handler,
+      requestReadTimeoutMs: config.requestReadTimeoutMs,
       onError: (error) => {
         logger.error(`HTTP request failed: ${error instanceof Error ? error.stack : error}`);
         return errorResponse(
@@ -289,7 +308,7 @@ export function serveHttp(
           "Internal error: the request failed; retry it, and report the server's log if it persists",
         );
       },
-    }, handler);
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return Promise.reject(
@@ -319,6 +338,7 @@ export function serveHttp(
         new Promise((resolve) => timer = setTimeout(resolve, SHUTDOWN_DRAIN_MS)),
       ]);
       clearTimeout(timer);
+      server.abort();
     })();
   return Promise.resolve({ addr, url, close, [Symbol.asyncDispose]: close });
 }

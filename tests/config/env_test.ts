@@ -105,6 +105,7 @@ Deno.test("new variables fill their settings", () => {
       YIELDSHELL_ALLOWED_ORIGINS: "https://App.Example.com, http://localhost:3000/",
       YIELDSHELL_MAX_HTTP_SESSIONS: "8",
       YIELDSHELL_MAX_CONCURRENT_REQUESTS: "16",
+      YIELDSHELL_REQUEST_READ_TIMEOUT_MS: "1500",
       YIELDSHELL_BLACKLIST: " rm , ,dd",
       YIELDSHELL_WHITELIST: "ls",
       YIELDSHELL_SHELL: "/bin/bash",
@@ -119,6 +120,7 @@ Deno.test("new variables fill their settings", () => {
   assert.deepEqual(config.allowedOrigins, ["https://app.example.com", "http://localhost:3000"]);
   assert.equal(config.maxHttpSessions, 8);
   assert.equal(config.maxConcurrentRequests, 16);
+  assert.equal(config.requestReadTimeoutMs, 1500);
   assert.deepEqual(config.blacklist, ["rm", "dd"]);
   assert.deepEqual(config.whitelist, ["ls"]);
   assert.equal(config.shell, "/bin/bash");

@@ -33,6 +33,7 @@ Deno.test("with nothing set, the config is the defaults", () => {
     allowedOrigins: [],
     maxHttpSessions: 64,
     maxConcurrentRequests: 128,
+    requestReadTimeoutMs: 30_000,
     blacklist: [],
     whitelist: [],
     shell: null,

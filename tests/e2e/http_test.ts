@@ -552,6 +552,7 @@ function handlerConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
     allowedOrigins: [],
     maxHttpSessions: 4,
     maxConcurrentRequests: 8,
+    requestReadTimeoutMs: 30_000,
     ...overrides,
   };
 }
