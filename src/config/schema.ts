@@ -426,7 +426,8 @@ export const SETTINGS: Settings = {
     schema: positiveInteger,
     expected: "a positive integer",
     default: () => 128,
-    description: "Most HTTP requests handled at once.",
+    description:
+      "Most JSON-RPC requests handled at once over HTTP (each entry of a batch counts), and most request bodies read at once.",
   },
   requestReadTimeoutMs: {
     fileKey: "request_read_timeout_ms",
