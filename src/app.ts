@@ -4,7 +4,8 @@ import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import type { Platform } from "./platform/types.ts";
 import { type AdmissionRules, admit } from "./policy/admission.ts";
-import { collectSecrets, mergeSecrets, type Secret } from "./policy/redaction.ts";
+import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
+import { mergeSecrets, type Secret } from "./policy/redaction.ts";
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -41,7 +42,10 @@ export function createApp(options: AppOptions): App {
     isDirectory,
   };
   const pattern = config.redactEnvRegex;
-  const baseSecrets: Secret[] = pattern === null ? [] : collectSecrets(env, pattern);
+  const tokenSecrets = authTokenSecrets(config.authToken);
+  const baseSecrets: Secret[] = pattern === null
+    ? tokenSecrets
+    : mergeSecrets(tokenSecrets, env, pattern);
   const manager = new ExecutionManager({
     platform,
     admit: (request) => admit(request, rules),
@@ -50,7 +54,7 @@ export function createApp(options: AppOptions): App {
       pattern === null || Object.keys(overlay).length === 0
         ? baseSecrets
         : mergeSecrets(baseSecrets, overlay, pattern),
-    baseEnv: { ...env, ...config.nonInteractiveEnv },
+    baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell: config.shell ?? platform.defaultShell(env),
     limits: config,
   });

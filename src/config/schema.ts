@@ -169,6 +169,26 @@ const origin = z.string().transform((text, context) => {
 
 /** Largest request read timeout: one day (timers hold at most 2^31-1 ms). */
 export const MAX_REQUEST_READ_TIMEOUT_MS = 86_400_000;
+/** Shortest auth token accepted, in characters. */
+export const MIN_AUTH_TOKEN_LENGTH = 16;
+const GENERATE_TOKEN = "generate one with: openssl rand -hex 32";
+// Never quotes the token: the message goes to logs.
+const authToken = z.string().nullable().transform((token, context) => {
+  if (token === null || token === "") return null;
+  const problem = !/^[\x21-\x7e]+$/.test(token)
+    ? "contains spaces or characters other than printable ASCII, which an Authorization header cannot carry"
+    : token.length < MIN_AUTH_TOKEN_LENGTH
+    ? `is too short (${token.length} characters); an auth token needs at least ${MIN_AUTH_TOKEN_LENGTH}`
+    : null;
+  if (problem === null) return token;
+  context.addIssue({
+    code: "custom",
+    message: `${problem}; ${GENERATE_TOKEN}`,
+    params: { sentence: true },
+  });
+  return z.NEVER;
+});
+
 const PATTERN_EXPECTED = "a regular expression, or an empty value to turn it off";
 
 /** The one table of settings; readers, `--help` and `config.example.yaml` are built from it. */
@@ -388,11 +408,11 @@ export const SETTINGS: Settings = {
     env: "YIELDSHELL_AUTH_TOKEN",
     flag: "auth-token",
     valueName: "token",
-    schema: optionalText,
-    expected: "a string",
+    schema: authToken,
+    expected: `a string of at least ${MIN_AUTH_TOKEN_LENGTH} printable ASCII characters`,
     default: () => null,
     description:
-      "Bearer token every HTTP request must carry; empty means none. Prefer the variable or the file: other users can see command lines.",
+      `Bearer token every HTTP request must carry; empty means none. At least ${MIN_AUTH_TOKEN_LENGTH} printable ASCII characters (${GENERATE_TOKEN}). Prefer the variable or the file: other users can see command lines. Commands never see YIELDSHELL_AUTH_TOKEN, and the token is redacted from their output.`,
   },
   allowedOrigins: {
     fileKey: "allowed_origins",
