@@ -10,6 +10,8 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 export const IDLE_CONNECTION_MS = 60_000;
 /** How long a closing connection keeps discarding what the client still sends: 2 s. */
 const LINGER_MS = 2_000;
+/** Pause before accepting again after accept failed (such as EMFILE). */
+const ACCEPT_RETRY_MS = 100;
 const HEAD_END = new Uint8Array([13, 10, 13, 10]);
 
 export interface Http1ServerOptions {
@@ -50,16 +52,19 @@ export function listenHttp1(options: Http1ServerOptions): Http1Server {
   const connections = new Set<Connection>();
   let closing = false;
   const accepting = (async () => {
-    for (;;) {
+    while (!closing) {
       let conn: Deno.TcpConn;
       try {
         conn = await listener.accept();
       } catch {
-        return;
+        // Closed, or out of file descriptors for a moment: retry unless shutting down.
+        if (!closing) await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
+        continue;
       }
       const connection = new Connection(conn, options, () => closing);
       connections.add(connection);
-      connection.serve().finally(() => connections.delete(connection));
+      // A failure ends only its own connection (serve() closes it in any case).
+      connection.serve().catch(() => {}).finally(() => connections.delete(connection));
     }
   })();
   return {
