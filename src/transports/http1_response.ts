@@ -61,12 +61,14 @@ export async function writeResponse(
       gone = true;
       reader.cancel().catch(() => {});
     });
-    // What the stream yields at once goes out in one write with the head: clients read a
-    // response in one piece much faster than in several TCP segments.
+    // What the stream yields at once goes out in one write, with the head: a write is the
+    // costliest step here, and clients read a response in one piece faster than in several
+    // TCP segments. The head waits a moment for the first piece of the body (most answers are
+    // ready within milliseconds), never longer.
     const pending = new PendingBytes(write, head);
-    for (;;) {
+    for (let first = true;; first = false) {
       const next = reader.read();
-      let chunk = await Promise.race([next, soon()]);
+      let chunk = await within(next, first ? HEAD_HOLD_MS : 0);
       if (chunk === SOON) {
         await pending.flush();
         chunk = await next;
@@ -87,9 +89,20 @@ export async function writeResponse(
 
 const SOON = Symbol("soon");
 
-/** Settles after the current turn of the event loop. */
-function soon(): Promise<typeof SOON> {
-  return new Promise((resolve) => setTimeout(() => resolve(SOON), 0));
+/** Longest wait for the first piece of a body before the head is sent alone. */
+const HEAD_HOLD_MS = 50;
+
+/** `next` if it settles within `delayMs` (0: this turn of the event loop), else `SOON`. */
+async function within<T>(next: Promise<T>, delayMs: number): Promise<T | typeof SOON> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof SOON>((resolve) => {
+    timer = setTimeout(() => resolve(SOON), delayMs);
+  });
+  try {
+    return await Promise.race([next, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Bytes held for one write, flushed at 64 KiB or when asked. */
