@@ -6,6 +6,7 @@ import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
 import { admit } from "./policy/admission.ts";
+import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import { readsBash } from "./policy/shell_grammar.ts";
@@ -124,8 +125,8 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     processes: platform.processes,
     admit: (request) => admit(request, rules),
     ready: names?.ready,
-    redactionFor: secretRedaction(env, config.redactEnvRegex),
-    baseEnv: { ...env, ...config.nonInteractiveEnv },
+    redactionFor: secretRedaction(env, config.redactEnvRegex, authTokenSecrets(config.authToken)),
+    baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
     clock: SYSTEM_CLOCK,

@@ -33,6 +33,8 @@ export interface Config extends Limits {
   maxHttpSessions: number;
   /** Most HTTP requests handled at once. */
   maxConcurrentRequests: number;
+  /** Longest time an HTTP client may take to send one request, headers and body. */
+  requestReadTimeoutMs: number;
   /** Command names refused when no whitelist is set. */
   blacklist: string[];
   /** When non-empty, the only command names allowed. */

@@ -1,5 +1,4 @@
 import {
-  collectSecrets,
   mergeSecrets,
   redactText,
   type Secret,
@@ -13,15 +12,16 @@ export interface SecretRedaction {
 }
 
 /**
- * Redaction of the secrets in `env` whose names `pattern` matches, plus, per execution, those
- * of its `env` overlay; `pattern` null turns redaction off. The server's secrets are collected
- * once.
+ * Redaction of `always` (the auth token), of the secrets in `env` whose names `pattern` matches,
+ * and, per execution, of those of its `env` overlay; `pattern` null redacts `always` only. The
+ * server's secrets are collected once.
  */
 export function secretRedaction(
   env: Record<string, string>,
   pattern: RegExp | null,
+  always: readonly Secret[] = [],
 ): (overlay: Record<string, string>) => SecretRedaction {
-  const base = pattern === null ? [] : collectSecrets(env, pattern);
+  const base = pattern === null ? [...always] : mergeSecrets([...always], env, pattern);
   const server = redactionOf(base);
   return (overlay) =>
     pattern === null || Object.keys(overlay).length === 0

@@ -46,7 +46,7 @@ Deno.test("a JSON file fills settings", () => {
     JSON.stringify({
       max_processes: 5,
       whitelist: ["git"],
-      auth_token: "tok",
+      auth_token: "tok-of-16-chars!",
       host: "::1",
       allowed_origins: ["https://x.example"],
       non_interactive_env: {},
@@ -55,7 +55,7 @@ Deno.test("a JSON file fills settings", () => {
   );
   assert.equal(config.maxProcesses, 5);
   assert.deepEqual(config.whitelist, ["git"]);
-  assert.equal(config.authToken, "tok");
+  assert.equal(config.authToken, "tok-of-16-chars!");
   assert.equal(config.host, "::1");
   assert.deepEqual(config.allowedOrigins, ["https://x.example"]);
   assert.deepEqual(config.nonInteractiveEnv, {});
