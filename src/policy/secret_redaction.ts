@@ -1,9 +1,4 @@
-import {
-  mergeSecrets,
-  redactText,
-  type Secret,
-  StreamingRedactor,
-} from "./redaction.ts";
+import { mergeSecrets, redactText, type Secret, StreamingRedactor } from "./redaction.ts";
 
 /** Redaction of one set of secrets, whole texts and streams alike. */
 export interface SecretRedaction {
