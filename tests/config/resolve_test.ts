@@ -45,6 +45,10 @@ Deno.test("with nothing set, the config is the defaults", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
     },
+    spool: "on",
+    spoolDir: null,
+    maxSpoolBytes: 1_073_741_824,
+    maxSpoolTotalBytes: 4_294_967_296,
   });
   assert.deepEqual(warningsOf(), []);
 });
