@@ -1,9 +1,13 @@
 import { type Chunk, RingBuffer } from "./ring_buffer.ts";
 import type { ExecutionSpool } from "./spool.ts";
-import { countLineFeeds } from "./spool_segment.ts";
 import { SpooledStream } from "./spooled_stream.ts";
 import type { EvictionCause, StreamStore } from "./stream_store.ts";
-import { skipContinuationBytes, utf8CharLengthAt, utf8SafePrefixLength } from "./utf8.ts";
+import {
+  countLineFeeds,
+  skipContinuationBytes,
+  utf8CharLengthAt,
+  utf8SafePrefixLength,
+} from "./utf8.ts";
 
 /** One output stream of a process. */
 export type StreamName = "stdout" | "stderr";

@@ -152,6 +152,10 @@ export class Spool {
     await this.#probe;
   }
 
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   /** @internal The sizes stream spools are made with. */
   get streamSizes(): {
     segmentBytes: number;

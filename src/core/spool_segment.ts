@@ -155,10 +155,3 @@ export function writeHeader(into: Uint8Array, at: number, seq: number, length: n
   fields.setFloat64(0, seq, true);
   fields.setUint32(8, length, true);
 }
-
-/** Line feeds in `bytes`. */
-export function countLineFeeds(bytes: Uint8Array): number {
-  let count = 0;
-  for (let index = 0; index < bytes.length; index++) if (bytes[index] === 0x0a) count++;
-  return count;
-}

@@ -1,6 +1,6 @@
 import { errorText } from "./error_text.ts";
 import { type Chunk, RingBuffer } from "./ring_buffer.ts";
-import { countLineFeeds } from "./spool_segment.ts";
+import { countLineFeeds } from "./utf8.ts";
 import type { EvictionCause, StreamStore } from "./stream_store.ts";
 import type { StreamSpool } from "./stream_spool.ts";
 

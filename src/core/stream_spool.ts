@@ -7,9 +7,9 @@ import {
   SpoolSegment,
   writeHeader,
 } from "./spool_segment.ts";
-import { CHECKPOINT_BYTES, countLineFeeds } from "./spool_segment.ts";
+import { CHECKPOINT_BYTES } from "./spool_segment.ts";
 import type { SpoolFile } from "./spool_port.ts";
-import { skipContinuationBytes, utf8SafePrefixLength } from "./utf8.ts";
+import { countLineFeeds, skipContinuationBytes, utf8SafePrefixLength } from "./utf8.ts";
 
 /** Bytes staged in memory before one write; larger appends are written directly. */
 export const STAGING_BYTES = 131_072;

@@ -45,6 +45,13 @@ export function skipContinuationBytes(bytes: Uint8Array, offset: number): number
   return index;
 }
 
+/** Line feeds in `bytes`. */
+export function countLineFeeds(bytes: Uint8Array): number {
+  let count = 0;
+  for (let index = 0; index < bytes.length; index++) if (bytes[index] === 0x0a) count++;
+  return count;
+}
+
 /** Streams raw output into valid UTF-8: invalid bytes become U+FFFD, split characters wait for their rest. */
 export class Utf8Normalizer {
   // ignoreBOM keeps a leading BOM as output, so positions count every byte the process wrote.
