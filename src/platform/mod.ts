@@ -1,5 +1,6 @@
 import { createPosixPlatform, findSetsid } from "./posix.ts";
 import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
+import { createSpoolDisk, defaultSpoolRoot } from "./spool_disk.ts";
 import type { Platform } from "./types.ts";
 import { createWindowsPlatform } from "./windows.ts";
 
@@ -25,4 +26,10 @@ export function currentPlatform(): Platform {
         setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
       });
   }
+}
+
+/** The output spool's file operations and default directory for the running OS. */
+export function currentSpoolDisk(env: Readonly<Record<string, string>>) {
+  const windows = Deno.build.os === "windows";
+  return { disk: createSpoolDisk({ windows }), defaultRoot: defaultSpoolRoot(env, windows) };
 }

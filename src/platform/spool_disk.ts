@@ -18,6 +18,15 @@ export interface DiskFile {
 }
 
 const PRIVATE_MODE = 0o700;
+/** Name of the default spool directory inside the system temp directory. */
+const SPOOL_NAME = "yieldshell-spool";
+
+/** `yieldshell-spool` in the system temp directory (`TMPDIR`, or `TEMP`/`TMP` on Windows). */
+export function defaultSpoolRoot(env: Readonly<Record<string, string>>, windows: boolean): string {
+  const temp = windows ? env.TEMP || env.TMP || "C:\\Windows\\Temp" : env.TMPDIR || "/tmp";
+  const separator = windows ? "\\" : "/";
+  return temp.endsWith(separator) ? temp + SPOOL_NAME : temp + separator + SPOOL_NAME;
+}
 
 /** The spool's file operations for this OS. */
 export function createSpoolDisk(options: SpoolDiskOptions) {
