@@ -2,6 +2,7 @@ import type { Platform, SpawnedProcess } from "../platform/types.ts";
 import { type Secret, StreamingRedactor } from "../policy/redaction.ts";
 import { errorText } from "./error_text.ts";
 import { OutputLog, type StreamName } from "./output_log.ts";
+import type { ExecutionSpool } from "./spool.ts";
 import {
   delay,
   FINAL_DRAIN_MS,
@@ -26,8 +27,10 @@ export interface ExecutionInit {
   token: string;
   process: SpawnedProcess;
   platform: Platform;
-  /** Ring-buffer capacity per stream. */
+  /** Ring-buffer capacity per stream (with a spool: the memory cache of the newest bytes). */
   capacityBytes: number;
+  /** Where older output goes (`Spool.forExecution()`); absent or null: `spool: off`. */
+  spool?: ExecutionSpool | null;
   /** Values to redact from output; empty disables redaction. */
   secrets: readonly Secret[];
   /** Runtime limit; 0 means none. */
@@ -87,7 +90,7 @@ export class Execution {
     this.#platform = init.platform;
     this.#secrets = init.secrets;
     this.startedAt = Date.now() / 1000;
-    this.log = new OutputLog({ capacityBytes: init.capacityBytes });
+    this.log = new OutputLog({ capacityBytes: init.capacityBytes, spool: init.spool });
     this.#stdin = init.process.stdin.getWriter();
     this.#drains = Promise.all([
       this.#pump("stdout", init.process.stdout),
@@ -189,10 +192,11 @@ export class Execution {
     return this.#token;
   }
 
-  /** Stops timers and pipes of a record being removed, and stops containing its token. */
+  /** Stops timers and pipes of a record being removed, stops containing its token, deletes its spool. */
   dispose(): void {
     clearTimeout(this.#timer);
     this.closeStdin();
+    this.log.close();
     this.#platform.releaseToken(this.#token);
   }
 
