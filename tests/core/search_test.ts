@@ -287,3 +287,38 @@ Deno.test("paging with cursors finds every matching line exactly once (random lo
   await spool.close();
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("search finds a line near the start of a 200 MB spooled history in one call", async () => {
+  const root = await Deno.makeTempDir({ prefix: "yieldshell-search-200mb-" });
+  const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
+  try {
+    await using spool = Spool.open({
+      disk,
+      root,
+      pid: Deno.pid,
+      maxStreamBytes: 1 << 30,
+      maxTotalBytes: 2 ** 32,
+    });
+    const log = new OutputLog({ capacityBytes: 262_144, spool: spool.forExecution() });
+    log.append("stdout", encode("build started\n".repeat(9) + "error: step 10 failed\n"));
+    // 1 MiB of ordinary lines, appended 200 times (the log keeps only views of it in memory).
+    const filler = encode("compiling module 0123456789 ok\n".repeat(33_825));
+    for (let copy = 0; copy < 200; copy++) log.append("stdout", filler);
+    log.append("stderr", encode("done\n"));
+    assert.ok(log.latestSeq > 200_000_000);
+    using searcher = new Searcher();
+    const result = await searcher.search(log, {
+      pattern: "error: step \\d+",
+      maxOutputBytes: 20_000,
+    });
+    assert.equal(result.matches[0]?.line, 10);
+    assert.equal(result.matches[0].text, "error: step 10 failed");
+    assert.deepEqual(result.matches[0].before, ["build started", "build started"]);
+    console.log(
+      `200 MB search: ${result.scannedBytes} bytes scanned in one call, complete: ${result.complete}`,
+    );
+    log.close();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
