@@ -12,6 +12,7 @@ import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
+import { benchSpool } from "./bench/spool.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
 
@@ -25,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "read-cost": benchReadCost,
   policy: benchPolicySection,
   http: benchHttpSection,
+  spool: benchSpool,
 };
 
 const root = new URL("../", import.meta.url).pathname;

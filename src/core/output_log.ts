@@ -89,8 +89,6 @@ export class OutputLog {
   #buffers: Record<StreamName, StreamStore>;
   #spool: ExecutionSpool | null;
   #latestSeq = 1;
-  // ignoreBOM keeps a BOM in the text, as it occupies positions.
-  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   constructor(options: OutputLogOptions) {
     const { capacityBytes, spool = null } = options;
@@ -140,10 +138,13 @@ export class OutputLog {
     return this.#buffers[stream].watermark;
   }
 
-  /** Retained chunks of one stream in position order from `seq` (reads settle the spool first). */
-  chunksOf(stream: StreamName, seq: number): Iterable<Chunk> {
+  /**
+   * Retained chunks of one stream in position order from `seq` (reads settle the spool first);
+   * `sizeHint` sizes the reads from disk.
+   */
+  chunksOf(stream: StreamName, seq: number, sizeHint?: number): Iterable<Chunk> {
     this.#prepare([[stream, this.#buffers[stream]]]);
-    return this.#buffers[stream].chunksFrom(seq);
+    return this.#buffers[stream].chunksFrom(seq, sizeHint);
   }
 
   /**
@@ -187,12 +188,15 @@ export class OutputLog {
     this.#prepare(selected);
     // Clamping keeps latestSeq >= nextSeq, and positions start at 1.
     const start = Math.min(Math.max(startSeq, 1), this.#latestSeq);
-    const taken: Record<StreamName, Uint8Array[]> = { stdout: [], stderr: [] };
+    // Decoded as taken: a chunk read from disk is valid only until its stream advances.
+    const text = { stdout: new PageText(), stderr: new PageText() };
     let budget = maxBytes;
     let firstSeq: number | null = null;
     let endSeq = start;
     let capped = false;
-    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start)));
+    // The budget sizes reads from disk (plus a character's bytes beyond it).
+    const hint = maxBytes + 4;
+    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start, hint)));
     for (const chunk of merge(sources, "oldestFirst")) {
       if (budget <= 0) {
         capped = true;
@@ -207,7 +211,7 @@ export class OutputLog {
         // Progress over precision: one whole character, even if it exceeds the budget.
         length = utf8CharLengthAt(chunk.bytes, 0);
       }
-      taken[chunk.stream].push(chunk.bytes.subarray(0, length));
+      text[chunk.stream].add(chunk.bytes.subarray(0, length));
       firstSeq ??= chunk.startSeq;
       endSeq = chunk.startSeq + length;
       budget -= length;
@@ -222,8 +226,8 @@ export class OutputLog {
       for (const [, buffer] of selected) nextSeq = Math.max(nextSeq, buffer.watermark ?? 0);
     }
     const page: OutputPage = {
-      stdout: this.#decode(taken.stdout),
-      stderr: this.#decode(taken.stderr),
+      stdout: text.stdout.finish(),
+      stderr: text.stderr.finish(),
       startSeq: firstSeq ?? nextSeq,
       nextSeq,
       capped,
@@ -289,11 +293,20 @@ export class OutputLog {
     // Fewer lines than asked, or no data at all.
     return newer?.startSeq ?? this.#latestSeq;
   }
+}
 
-  #decode(parts: Uint8Array[]): string {
-    let text = "";
-    for (const part of parts) text += this.#decoder.decode(part, { stream: true });
-    return text + this.#decoder.decode();
+/** The text of one stream of a page, decoded part by part. */
+class PageText {
+  // ignoreBOM keeps a BOM in the text, as it occupies positions.
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  #text = "";
+
+  add(bytes: Uint8Array): void {
+    this.#text += this.#decoder.decode(bytes, { stream: true });
+  }
+
+  finish(): string {
+    return this.#text + this.#decoder.decode();
   }
 }
 

@@ -219,27 +219,28 @@ export class Searcher {
   #readBlock(log: OutputLog, scanner: Scanner, contextLines: number): Block | null {
     const blockBytes = this.#blockBytes;
     const limit = blockBytes + LOOKAHEAD_BYTES;
-    const parts: Uint8Array[] = [];
+    // Copied as read: a chunk read from disk is valid only until the iteration advances.
+    let bytes = new Uint8Array(Math.min(limit, 65_536));
     const runs: number[] = [];
     let total = 0;
+    let endSeq = scanner.seq;
     let exhausted = true;
-    for (const chunk of log.chunksOf(scanner.stream, scanner.seq)) {
-      parts.push(chunk.bytes);
+    for (const chunk of log.chunksOf(scanner.stream, scanner.seq, blockBytes)) {
+      if (total + chunk.bytes.length > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, total + chunk.bytes.length));
+        grown.set(bytes.subarray(0, total));
+        bytes = grown;
+      }
+      bytes.set(chunk.bytes, total);
       runs.push(total, chunk.startSeq);
       total += chunk.bytes.length;
+      endSeq = chunk.startSeq + chunk.bytes.length;
       if (total >= limit) {
         exhausted = false;
         break;
       }
     }
     if (total === 0) return null;
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    const endSeq = runs[runs.length - 1] + parts[parts.length - 1].length;
     let searched: number;
     let resume: number;
     if (exhausted && total <= blockBytes) {
@@ -265,7 +266,7 @@ export class Searcher {
       end = lineFeed < 0 ? total : lineFeed + 1;
     }
     return {
-      bytes: end === total ? bytes : bytes.slice(0, end),
+      bytes: bytes.subarray(0, end),
       searched,
       firstSeq: runs[1],
       resumeSeq: resume === total ? endSeq : seqAt(runs, resume),

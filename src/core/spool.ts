@@ -1,7 +1,7 @@
 import { errorText } from "./error_text.ts";
 import type { SpoolSegment } from "./spool_segment.ts";
 import type { DiskSpace, SpoolDisk, SpoolFile } from "./spool_port.ts";
-import { type SpoolHost, StreamSpool } from "./stream_spool.ts";
+import { PAGE_BLOCK_BYTES, type SpoolHost, StreamSpool } from "./stream_spool.ts";
 
 const MIB = 1_048_576;
 /** Most bytes of the file system kept free, at most a tenth of its size. */
@@ -65,6 +65,7 @@ export class Spool {
   #probe: Promise<void> | null = null;
   #nextExecution = 1;
   #closed = false;
+  #scratch = new Map<string, Uint8Array>();
 
   private constructor(
     options: SpoolOptions,
@@ -230,6 +231,16 @@ export class Spool {
     return file;
   }
 
+  /** @internal The read buffer of streams named `name` (one page block). */
+  scratch(name: string): Uint8Array {
+    let buffer = this.#scratch.get(name);
+    if (buffer === undefined) {
+      buffer = new Uint8Array(this.#options.blockBytes ?? PAGE_BLOCK_BYTES);
+      this.#scratch.set(name, buffer);
+    }
+    return buffer;
+  }
+
   /** @internal Closes and deletes a segment's file. */
   release(segment: SpoolSegment): void {
     if (segment.deleted) return;
@@ -319,6 +330,7 @@ export class ExecutionSpool {
       },
       grew: (bytes) => spool.grew(bytes),
       release: (segment) => spool.release(segment),
+      scratch: (name) => spool.scratch(name),
     };
   }
 }

@@ -15,6 +15,8 @@ export interface Checkpoint {
   offset: number;
   /** Line feeds of the stream before the record. */
   lines: number;
+  /** The record's length (kept current while it grows in the staging buffer). */
+  length: number;
 }
 
 /** What evicts a segment of another stream to make room: the stream that owns it. */
@@ -53,12 +55,15 @@ export class SpoolSegment {
     this.endOffset = startOffset;
   }
 
-  /** Records a checkpoint for a record starting at `fileAt` if the previous one is `spacing` away. */
-  noteRecord(checkpoint: Checkpoint, spacing: number): void {
+  /**
+   * Records a checkpoint for a record starting at `fileAt` if the previous one is `spacing`
+   * away; returns it when kept (its length must follow the record's).
+   */
+  noteRecord(checkpoint: Checkpoint, spacing: number): Checkpoint | null {
     const last = this.#checkpoints.at(-1);
-    if (last === undefined || checkpoint.fileAt - last.fileAt >= spacing) {
-      this.#checkpoints.push(checkpoint);
-    }
+    if (last !== undefined && checkpoint.fileAt - last.fileAt < spacing) return null;
+    this.#checkpoints.push(checkpoint);
+    return checkpoint;
   }
 
   get checkpointCount(): number {
@@ -99,44 +104,65 @@ export interface RecordInfo {
   length: number;
 }
 
-/** Reads of one segment file through one reusable block, so headers and bytes share reads. */
+/**
+ * Reads of one segment file in blocks, so that headers and bytes share reads. A block of at most
+ * the scratch buffer's size is read into it (no allocation), so a view is valid only until the
+ * next read; larger blocks are new buffers.
+ */
 export class SegmentReader {
   // Looked up at each read: the spool may close idle files between reads.
   #file: () => SpoolFile;
   #fileBytes: number;
-  #block: Uint8Array;
+  #blockBytes: number;
+  #scratch: Uint8Array | null;
+  #block: Uint8Array = new Uint8Array(0);
   #blockAt = 0;
-  #blockLength = 0;
 
-  constructor(file: () => SpoolFile, fileBytes: number, blockBytes: number) {
+  constructor(
+    file: () => SpoolFile,
+    fileBytes: number,
+    blockBytes: number,
+    scratch: Uint8Array | null,
+  ) {
     this.#file = file;
     this.#fileBytes = fileBytes;
-    this.#block = new Uint8Array(blockBytes);
+    this.#blockBytes = blockBytes;
+    this.#scratch = scratch;
   }
 
-  /** Bytes `[at, at + length)` of the file; the view is valid until the next call. */
+  /** Bytes `[at, at + length)` of the file, read with what follows up to a block. */
   view(at: number, length: number): Uint8Array {
     const end = at + length;
-    if (at >= this.#blockAt && end <= this.#blockAt + this.#blockLength) {
+    if (at >= this.#blockAt && end <= this.#blockAt + this.#block.length) {
       return this.#block.subarray(at - this.#blockAt, end - this.#blockAt);
     }
-    if (length > this.#block.length) this.#block = new Uint8Array(length);
-    const want = Math.min(this.#block.length, this.#fileBytes - at);
-    const count = this.#file().readAt(at, this.#block.subarray(0, want));
+    const want = Math.max(length, Math.min(this.#blockBytes, this.#fileBytes - at));
+    const scratch = this.#scratch;
+    const block = scratch !== null && want <= scratch.length
+      ? scratch.subarray(0, want)
+      : new Uint8Array(want);
+    const count = this.#file().readAt(at, block);
     if (count < length) {
       throw new Error(`Spool file ended early: wanted ${length} bytes at ${at}, read ${count}`);
     }
+    this.#block = block.subarray(0, count);
     this.#blockAt = at;
-    this.#blockLength = count;
-    return this.#block.subarray(0, length);
+    return block.subarray(0, length);
   }
 
   /** Records of the span of checkpoint `index`, in file order. */
   *records(segment: SpoolSegment, index: number, toEnd: boolean): Generator<RecordInfo> {
     const start = segment.checkpoint(index);
     const end = toEnd ? segment.fileBytes : segment.spanEnd(index);
-    let at = start.fileAt;
-    let offset = start.offset;
+    // The checkpoint knows its record: its header need not be read.
+    yield {
+      seq: start.seq,
+      offset: start.offset,
+      payloadAt: start.fileAt + HEADER_BYTES,
+      length: start.length,
+    };
+    let at = start.fileAt + HEADER_BYTES + start.length;
+    let offset = start.offset + start.length;
     while (at < end) {
       const header = this.view(at, HEADER_BYTES);
       const fields = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);

@@ -71,14 +71,14 @@ export class SpooledStream implements StreamStore {
     if (spool !== null) this.#guard(() => spool.flush(), undefined);
   }
 
-  *chunksFrom(seq: number): Generator<Chunk> {
+  *chunksFrom(seq: number, sizeHint?: number): Generator<Chunk> {
     const start = Math.max(seq, this.watermark ?? 0);
     const ringFirst = this.#ring.firstSeq;
     const spool = this.#spool;
     if (spool !== null && (ringFirst === null || start < ringFirst)) {
       const end = ringFirst ?? Infinity;
       if (start < (spool.endSeq ?? 0)) {
-        const disk = spool.chunksFrom(start, end);
+        const disk = spool.chunksFrom(start, end, sizeHint);
         while (true) {
           const next = this.#guard(() => disk.next(), null);
           if (next === null || next.done) break;

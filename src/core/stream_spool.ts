@@ -1,5 +1,6 @@
 import type { Chunk } from "./ring_buffer.ts";
 import {
+  type Checkpoint,
   HEADER_BYTES,
   type RecordInfo,
   type SegmentOwner,
@@ -15,6 +16,9 @@ import { countLineFeeds, skipContinuationBytes, utf8SafePrefixLength } from "./u
 export const STAGING_BYTES = 131_072;
 /** Largest chunk a page read takes from disk at once (and its read block). */
 export const PAGE_BLOCK_BYTES = 65_536;
+/** Bounds of a read sized by the caller's hint. */
+const MIN_READ_BYTES = 4_096;
+const MAX_READ_BYTES = 4 * 1_048_576;
 
 /** What a stream spool needs of the server's spool. */
 export interface SpoolHost {
@@ -35,6 +39,11 @@ export interface SpoolHost {
   grew(bytes: number): void;
   /** Closes and deletes a segment's file and takes it out of the total. */
   release(segment: SpoolSegment): void;
+  /**
+   * A read buffer shared by the streams of this name, for reads up to its size: a chunk read
+   * into it is valid until its iteration advances.
+   */
+  scratch(name: string): Uint8Array;
 }
 
 /** Options for {@linkcode StreamSpool}. */
@@ -73,6 +82,7 @@ export class StreamSpool implements SegmentOwner {
   #recordAt = -1;
   #recordSeq = 0;
   #recordLength = 0;
+  #recordCheckpoint: Checkpoint | null = null;
   #endSeq: number | null = null;
   #endOffset = 0;
   #lineFeeds = 0;
@@ -158,6 +168,7 @@ export class StreamSpool implements SegmentOwner {
       staging.set(bytes, this.#staged);
       this.#staged += length;
       this.#recordLength += length;
+      if (this.#recordCheckpoint !== null) this.#recordCheckpoint.length = this.#recordLength;
       this.#extend(active, startSeq + length);
       return;
     }
@@ -166,8 +177,8 @@ export class StreamSpool implements SegmentOwner {
     if (this.#staged + needs > this.#stagingBytes) this.flush();
     const segment = this.#segmentFor(needs, startSeq, offset);
     const fileAt = segment.fileBytes + this.#staged;
-    segment.noteRecord(
-      { fileAt, seq: startSeq, offset, lines: linesBefore },
+    const checkpoint = segment.noteRecord(
+      { fileAt, seq: startSeq, offset, lines: linesBefore, length },
       this.#checkpointBytes,
     );
     this.#extend(segment, startSeq + length);
@@ -180,6 +191,7 @@ export class StreamSpool implements SegmentOwner {
     this.#recordAt = this.#staged;
     this.#recordSeq = startSeq;
     this.#recordLength = length;
+    this.#recordCheckpoint = checkpoint;
     staging.set(bytes, this.#staged + HEADER_BYTES);
     this.#staged += needs;
   }
@@ -216,11 +228,17 @@ export class StreamSpool implements SegmentOwner {
     this.#staged = 0;
     this.#recordAt = -1;
     this.#staging = null;
+    this.#recordCheckpoint = null;
     for (const segment of [...this.#segments]) this.#drop(segment);
   }
 
-  /** Chunks of `[seq, endSeq)` on disk, in position order, each at most `blockBytes`. */
-  *chunksFrom(seq: number, endSeq: number, blockBytes = this.#blockBytes): Generator<Chunk> {
+  /**
+   * Chunks of `[seq, endSeq)` on disk, in position order; reads are sized for `sizeHint` bytes
+   * (at least a page block), and no chunk is larger.
+   */
+  *chunksFrom(seq: number, endSeq: number, sizeHint = this.#blockBytes): Generator<Chunk> {
+    const lower = Math.min(MIN_READ_BYTES, this.#blockBytes);
+    const blockBytes = Math.max(lower, Math.min(sizeHint, MAX_READ_BYTES));
     this.flush();
     const segments = this.#segments;
     for (let index = this.#segmentIndex("seq", seq); index < segments.length; index++) {
@@ -333,7 +351,8 @@ export class StreamSpool implements SegmentOwner {
   }
 
   #reader(segment: SpoolSegment, blockBytes: number): SegmentReader {
-    return new SegmentReader(() => this.#host.fileOf(segment), segment.fileBytes, blockBytes);
+    const file = () => this.#host.fileOf(segment);
+    return new SegmentReader(file, segment.fileBytes, blockBytes, this.#host.scratch(this.#name));
   }
 
   #segmentFor(needs: number, firstSeq: number, offset: number): SpoolSegment {
@@ -361,6 +380,7 @@ export class StreamSpool implements SegmentOwner {
     if (this.#recordAt < 0) return;
     writeHeader(this.#staging!, this.#recordAt, this.#recordSeq, this.#recordLength);
     this.#recordAt = -1;
+    this.#recordCheckpoint = null;
   }
 
   #write(segment: SpoolSegment, parts: Uint8Array[]): void {
@@ -387,6 +407,7 @@ export class StreamSpool implements SegmentOwner {
       this.#active = null;
       this.#staged = 0;
       this.#recordAt = -1;
+      this.#recordCheckpoint = null;
     }
     this.#generation++;
     this.#host.release(segment);
@@ -407,7 +428,7 @@ function* forward(
     let length = Math.min(end - at, pieceBytes);
     const view = reader.view(record.payloadAt + at, length);
     if (at + length < end) length = utf8SafePrefixLength(view, length) || length;
-    yield { startSeq: record.seq + at, bytes: view.slice(0, length) };
+    yield { startSeq: record.seq + at, bytes: view.subarray(0, length) };
     at += length;
   }
 }
@@ -432,7 +453,7 @@ function* backward(
         view = view.subarray(skip);
       }
     }
-    yield { startSeq: record.seq + at, bytes: view.slice() };
+    yield { startSeq: record.seq + at, bytes: view };
     end = at;
   }
 }

@@ -18,8 +18,13 @@ export interface StreamStore {
   readonly watermark: number | null;
   /** Appends `bytes` at positions `[startSeq, startSeq + length)`, taking ownership of them. */
   append(startSeq: number, bytes: Uint8Array): void;
-  /** Retained chunks in position order that end after `seq`, the first trimmed to begin at `seq`. */
-  chunksFrom(seq: number): Iterable<Chunk>;
-  /** Retained chunks, newest first. */
+  /**
+   * Retained chunks in position order that end after `seq`, the first trimmed to begin at `seq`;
+   * `sizeHint` is how many bytes the caller expects to take (disk reads are sized by it). A
+   * chunk read from disk may share a buffer: its bytes are valid until the iteration advances,
+   * so a caller copies (or decodes) what it keeps.
+   */
+  chunksFrom(seq: number, sizeHint?: number): Iterable<Chunk>;
+  /** Retained chunks, newest first (valid until the iteration advances, as above). */
   chunksNewestFirst(): Iterable<Chunk>;
 }
