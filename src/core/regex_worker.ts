@@ -1,92 +1,120 @@
 import type { BlockQuery, BlockResult } from "./search_block.ts";
 
-/** How long a new worker may take to load before a search gives up on it. */
+/** How long a new worker may take to load before its tasks fail. */
 const WORKER_START_MS = 30_000;
+/**
+ * Least time a block gets, however close the deadline: a block of ordinary text takes a few
+ * milliseconds, so one that runs this long is a pattern that backtracks without end.
+ */
+const MIN_BLOCK_MS = 2_000;
 
 type Reply = { id: number; result?: BlockResult; error?: string };
+
+interface Task {
+  query: BlockQuery;
+  /** `performance.now()` by which the block must be matched. */
+  deadline: number;
+  resolve: (result: BlockResult | "timeout") => void;
+  reject: (error: Error) => void;
+}
 
 /**
  * Runs `matchBlock` in a worker thread, one block at a time, each within a deadline. A block
  * that runs past it (a regular expression that backtracks without end) gets the worker
- * terminated; the next block starts a fresh one.
+ * terminated; the next block starts a fresh one. A block is posted at once when the worker is
+ * idle, so the caller can read the next block while this one is matched.
  */
 export class RegexWorker {
-  #worker: Promise<Worker> | null = null;
-  #replies = new Map<number, (reply: Reply) => void>();
+  #worker: Worker | null = null;
+  #starting = false;
+  #tasks: Task[] = [];
+  #current: { id: number; task: Task; timer: ReturnType<typeof setTimeout> } | null = null;
   #nextId = 1;
-  #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  /** Matches one block (its bytes are transferred); "timeout" when it ran past `timeoutMs`. */
-  run(query: BlockQuery, timeoutMs: number): Promise<BlockResult | "timeout"> {
-    const task = this.#queue.then(() => this.#run(query, timeoutMs));
-    this.#queue = task.catch(() => {});
-    return task;
+  /**
+   * Matches one block (its bytes are transferred); "timeout" when it ran past `deadline` (or
+   * past two seconds, if the deadline is nearer).
+   */
+  run(query: BlockQuery, deadline: number): Promise<BlockResult | "timeout"> {
+    if (this.#closed) return Promise.reject(new Error("The search worker was closed"));
+    return new Promise((resolve, reject) => {
+      this.#tasks.push({ query, deadline, resolve, reject });
+      this.#next();
+    });
   }
 
-  /** Terminates the worker; idempotent. */
+  /** Terminates the worker and fails pending blocks; idempotent. */
   close(): void {
     this.#closed = true;
-    this.#discard("The search worker was closed");
+    this.#discard(new Error("The search worker was closed"));
   }
 
-  async #run(query: BlockQuery, timeoutMs: number): Promise<BlockResult | "timeout"> {
-    if (this.#closed) throw new Error("The search worker was closed");
-    const worker = await (this.#worker ??= this.#start());
-    const id = this.#nextId++;
-    const reply = new Promise<Reply>((resolve) => this.#replies.set(id, resolve));
-    worker.postMessage({ id, query }, [query.bytes.buffer]);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), Math.max(0, timeoutMs));
-    });
-    try {
-      const outcome = await Promise.race([reply, timeout]);
-      if (outcome === "timeout") {
-        this.#discard("The search ran past its time limit");
-        return "timeout";
-      }
-      if (outcome.error !== undefined) throw new Error(outcome.error);
-      return outcome.result!;
-    } finally {
-      clearTimeout(timer);
-      this.#replies.delete(id);
+  #next(): void {
+    if (this.#current !== null || this.#tasks.length === 0) return;
+    const worker = this.#worker;
+    if (worker === null) {
+      this.#start();
+      return;
     }
+    const task = this.#tasks.shift()!;
+    const id = this.#nextId++;
+    worker.postMessage({ id, query: task.query }, [task.query.bytes.buffer]);
+    const timer = setTimeout(() => {
+      this.#current = null;
+      task.resolve("timeout");
+      this.#discard(null);
+      this.#next();
+    }, Math.max(MIN_BLOCK_MS, task.deadline - performance.now()));
+    this.#current = { id, task, timer };
   }
 
-  #start(): Promise<Worker> {
+  #reply(reply: Reply): void {
+    const current = this.#current;
+    if (current === null || current.id !== reply.id) return;
+    clearTimeout(current.timer);
+    this.#current = null;
+    if (reply.error !== undefined) current.task.reject(new Error(reply.error));
+    else current.task.resolve(reply.result!);
+    this.#next();
+  }
+
+  #start(): void {
+    if (this.#starting) return;
+    this.#starting = true;
     const worker = new Worker(new URL("./search_worker.ts", import.meta.url).href, {
       type: "module",
     });
-    return new Promise<Worker>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#discard("The search worker did not start");
-        reject(new Error(`The search worker did not start within ${WORKER_START_MS} ms`));
-      }, WORKER_START_MS);
-      worker.onmessage = (event: MessageEvent<Reply | "ready">) => {
-        const data = event.data;
-        if (data === "ready") {
-          clearTimeout(timer);
-          resolve(worker);
-          return;
-        }
-        this.#replies.get(data.id)?.(data);
-      };
-      worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        clearTimeout(timer);
-        const message = `The search worker failed: ${event.message}`;
-        reject(new Error(message));
-        this.#discard(message);
-      };
-    });
+    const timer = setTimeout(() => {
+      this.#discard(new Error(`The search worker did not start within ${WORKER_START_MS} ms`));
+      worker.terminate();
+    }, WORKER_START_MS);
+    worker.onmessage = (event: MessageEvent<Reply | "ready">) => {
+      if (event.data !== "ready") return this.#reply(event.data);
+      clearTimeout(timer);
+      this.#starting = false;
+      this.#worker = worker;
+      this.#next();
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      worker.terminate();
+      this.#discard(new Error(`The search worker failed: ${event.message}`));
+    };
   }
 
-  #discard(reason: string): void {
-    const worker = this.#worker;
+  /** Drops the worker; with an error, pending blocks fail with it. */
+  #discard(error: Error | null): void {
+    this.#worker?.terminate();
     this.#worker = null;
-    worker?.then((w) => w.terminate(), () => {});
-    for (const [id, reply] of this.#replies) reply({ id, error: reason });
-    this.#replies.clear();
+    this.#starting = false;
+    const current = this.#current;
+    this.#current = null;
+    if (current !== null) {
+      clearTimeout(current.timer);
+      if (error !== null) current.task.reject(error);
+    }
+    if (error !== null) { for (const task of this.#tasks.splice(0)) task.reject(error); }
   }
 }

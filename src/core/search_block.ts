@@ -1,8 +1,7 @@
 /**
- * Matching one block of a stream's text: pure, so that it runs in the search worker (where a
- * runaway regular expression can be stopped) and in the main thread for fixed strings.
+ * Matching one block of a stream's text, in the search worker (where a runaway regular
+ * expression can be stopped); pure, so it is tested directly too.
  */
-import { countLineFeeds } from "./utf8.ts";
 
 /** What to find in one block. */
 export interface BlockQuery {
@@ -28,8 +27,6 @@ export interface BlockMatch {
   /** Byte offset in the block of the line's first byte, and of the match's. */
   lineByte: number;
   matchByte: number;
-  /** Line feeds in the block before the line. */
-  lineIndex: number;
   text: string;
   before: string[];
   after: string[];
@@ -40,13 +37,11 @@ export interface BlockResult {
   matches: BlockMatch[];
   /**
    * The next matching line when `maxMatches` stopped the scan before the end of the searched
-   * bytes (its first byte's offset and the line feeds before it), else null.
+   * bytes (the block offset of its first byte), else null.
    */
-  next: { lineByte: number; lineIndex: number } | null;
+  next: { lineByte: number } | null;
   /** The last `contextLines` lines of the searched bytes (with `leading` before them). */
   trailing: string[];
-  /** Line feeds in the searched bytes. */
-  lineFeeds: number;
 }
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -59,10 +54,9 @@ export function matchBlock(query: BlockQuery): BlockResult {
   const end = searched.length;
   const regex = new RegExp(query.source, query.flags);
   const matches: BlockMatch[] = [];
-  // Running conversions from UTF-16 indices to bytes and line counts, as matches only move on.
+  // A running conversion from UTF-16 indices to bytes, as matches only move on.
   let charAt = 0;
   let byteAt = 0;
-  let linesAt = 0;
   let from = 0;
   let next: BlockResult["next"] = null;
   while (from < end) {
@@ -73,20 +67,17 @@ export function matchBlock(query: BlockQuery): BlockResult {
     // A match in the lookahead belongs to the next block (even inside a line cut in two).
     if (index >= end) break;
     const lineStart = text.lastIndexOf("\n", index - 1) + 1;
-    const step = measure(text, charAt, lineStart);
-    linesAt += step.lineFeeds;
-    byteAt += step.bytes;
+    byteAt += utf8Length(text, charAt, lineStart);
     charAt = lineStart;
     if (matches.length === query.maxMatches) {
-      next = { lineByte: byteAt, lineIndex: linesAt };
+      next = { lineByte: byteAt };
       break;
     }
     let lineEnd = text.indexOf("\n", index);
     if (lineEnd < 0) lineEnd = text.length;
     matches.push({
       lineByte: byteAt,
-      matchByte: byteAt + measure(text, lineStart, index).bytes,
-      lineIndex: linesAt,
+      matchByte: byteAt + utf8Length(text, lineStart, index),
       text: clip(text.slice(lineStart, lineEnd), index - lineStart, maxLineChars),
       before: linesBefore(text, lineStart, contextLines, query.leading)
         .map((line) => clip(line, 0, maxLineChars)),
@@ -96,7 +87,7 @@ export function matchBlock(query: BlockQuery): BlockResult {
   }
   const trailing = linesBefore(text, end, contextLines, query.leading)
     .map((line) => clip(line, 0, maxLineChars));
-  return { matches, next, trailing, lineFeeds: countLineFeeds(bytes.subarray(0, searchedBytes)) };
+  return { matches, next, trailing };
 }
 
 /** The `count` lines before the line starting at `at` (from `leading` past the block start). */
@@ -147,27 +138,17 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/**
- * UTF-8 length and line feeds of `text[from, to)`, which holds no lone surrogates (it was
- * decoded from UTF-8).
- */
-export function measure(
-  text: string,
-  from: number,
-  to: number,
-): { bytes: number; lineFeeds: number } {
+/** UTF-8 length of `text[from, to)`, which holds no lone surrogates (it was decoded). */
+export function utf8Length(text: string, from: number, to: number): number {
   let bytes = 0;
-  let lineFeeds = 0;
   for (let index = from; index < to; index++) {
     const code = text.charCodeAt(index);
-    if (code < 0x80) {
-      bytes += 1;
-      if (code === 0x0a) lineFeeds++;
-    } else if (code < 0x800) bytes += 2;
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
     else if (code >= 0xd800 && code <= 0xdbff) {
       bytes += 4;
       index++;
     } else bytes += 3;
   }
-  return { bytes, lineFeeds };
+  return bytes;
 }

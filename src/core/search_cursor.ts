@@ -1,11 +1,9 @@
 import type { StreamName } from "./output_log.ts";
 
-/** Where the search of one stream continues: a line start and that line's number. */
+/** Where the search of one stream continues (a line start, or a cut in a very long line). */
 export interface StreamCursor {
   stream: StreamName;
   seq: number;
-  /** 1-based line number at `seq`, or null when earlier lines were evicted uncounted. */
-  line: number | null;
 }
 
 /** A bad `cursor` or other search input; the message says what to pass instead. */
@@ -13,12 +11,12 @@ export class SearchError extends Error {
   override name = "SearchError";
 }
 
-/** The continuation cursor: `stdout:SEQ:LINE,stderr:SEQ:LINE` (`-` for an unknown line). */
+/** The continuation cursor: `stdout:SEQ,stderr:SEQ`. */
 export function encodeCursor(cursors: readonly StreamCursor[]): string {
-  return cursors.map(({ stream, seq, line }) => `${stream}:${seq}:${line ?? "-"}`).join(",");
+  return cursors.map(({ stream, seq }) => `${stream}:${seq}`).join(",");
 }
 
-const PART = /^(stdout|stderr):([1-9][0-9]{0,15}):([1-9][0-9]{0,15}|-)$/;
+const PART = /^(stdout|stderr):([1-9][0-9]{0,15})$/;
 
 /** Reads a cursor for `streams` (the same streams as the search that returned it). */
 export function decodeCursor(text: string, streams: readonly StreamName[]): StreamCursor[] {
@@ -32,12 +30,8 @@ export function decodeCursor(text: string, streams: readonly StreamName[]): Stre
         } is not one a search returned; pass next_cursor of the previous search unchanged, or no cursor to search from the start`,
       );
     }
-    const [, stream, seq, line] = match;
-    cursors.push({
-      stream: stream as StreamName,
-      seq: Number(seq),
-      line: line === "-" ? null : Number(line),
-    });
+    const [, stream, seq] = match;
+    cursors.push({ stream: stream as StreamName, seq: Number(seq) });
   }
   const named = cursors.map((cursor) => cursor.stream).sort().join(",");
   if (
