@@ -21,11 +21,14 @@ const PRIVATE_MODE = 0o700;
 /** Name of the default spool directory inside the system temp directory. */
 const SPOOL_NAME = "yieldshell-spool";
 
-/** `yieldshell-spool` in the system temp directory (`TMPDIR`, or `TEMP`/`TMP` on Windows). */
+/**
+ * `yieldshell-spool` in the system temp directory: `/tmp` on POSIX (not a per-user `TMPDIR`,
+ * so that the server's baked-in write grant covers it), `TEMP` or `TMP` on Windows.
+ */
 export function defaultSpoolRoot(env: Readonly<Record<string, string>>, windows: boolean): string {
-  const temp = windows ? env.TEMP || env.TMP || "C:\\Windows\\Temp" : env.TMPDIR || "/tmp";
-  const separator = windows ? "\\" : "/";
-  return temp.endsWith(separator) ? temp + SPOOL_NAME : temp + separator + SPOOL_NAME;
+  if (!windows) return `/tmp/${SPOOL_NAME}`;
+  const temp = env.TEMP || env.TMP || "C:\\Windows\\Temp";
+  return temp.endsWith("\\") ? temp + SPOOL_NAME : `${temp}\\${SPOOL_NAME}`;
 }
 
 /** The spool's file operations for this OS. */

@@ -370,3 +370,42 @@ Deno.test({
     });
   },
 });
+
+posix.test("with deno.json's server permissions the spool writes its default directory and a search runs", async () => {
+  await withRoot(async (root) => {
+    const script = `${root}/probe.ts`;
+    const src = new URL("../../src/", import.meta.url).href;
+    Deno.writeTextFileSync(
+      script,
+      `import { OutputLog } from "${src}core/output_log.ts";
+import { Searcher } from "${src}core/search.ts";
+import { Spool } from "${src}core/spool.ts";
+import { currentSpoolDisk } from "${src}platform/mod.ts";
+const { disk, defaultRoot } = currentSpoolDisk({});
+const spool = Spool.open({ disk, root: defaultRoot, pid: Deno.pid, maxStreamBytes: 1e9, maxTotalBytes: 1e9 });
+const log = new OutputLog({ capacityBytes: 1024, spool: spool.forExecution() });
+for (let i = 0; i < 2000; i++) log.append("stdout", new TextEncoder().encode("line " + i + "\\n"));
+using searcher = new Searcher();
+const found = await searcher.search(log, { pattern: "^line 7$", maxOutputBytes: 999 });
+let elsewhere = "written";
+try { Deno.writeTextFileSync("${root}/elsewhere", "x"); } catch (error) { elsewhere = error.name; }
+console.log(JSON.stringify({ problem: spool.problem, logProblem: log.spoolProblem,
+  used: spool.usedBytes, line: found.matches[0]?.line, elsewhere }));
+log.close();
+await spool.close();
+`,
+    );
+    const config = new URL("../../deno.json", import.meta.url).pathname;
+    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-lock", "--config", config, "-P=server", script],
+      stderr: "inherit",
+    }).output();
+    assert.ok(success);
+    const result = JSON.parse(decoder.decode(stdout));
+    assert.equal(result.problem, null);
+    assert.equal(result.logProblem, null);
+    assert.ok(result.used > 5_000, "output went to /tmp/yieldshell-spool");
+    assert.equal(result.line, 8);
+    assert.equal(result.elsewhere, "NotCapable", "nothing else may be written");
+  });
+});
