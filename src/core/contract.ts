@@ -14,6 +14,31 @@ export const TAIL_EXCLUSIVE =
 export const CLEANUP_NEGATIVE = "Cleanup age thresholds must be non-negative";
 export const STOP_FAILED = "Process group did not stop after force kill";
 
+/**
+ * The evicted hint, naming the setting that evicted the output: the contract's text for the
+ * ring buffer (`spool: off`, or a stream whose spool failed), and the spool's caps otherwise.
+ */
+export function evictedHint(
+  cause:
+    | "max_buffer_bytes"
+    | "max_spool_bytes"
+    | "max_spool_total_bytes"
+    | "free_space"
+    | undefined,
+): string {
+  const dropped = "Older execution output was dropped before this read and cannot be recovered";
+  switch (cause) {
+    case "max_spool_bytes":
+      return `${dropped}; this stream outgrew YIELDSHELL_MAX_SPOOL_BYTES (max_spool_bytes), raise it to keep more.`;
+    case "max_spool_total_bytes":
+      return `${dropped}; the server's spool reached YIELDSHELL_MAX_SPOOL_TOTAL_BYTES (max_spool_total_bytes) and dropped its oldest files, raise it or clean up finished executions.`;
+    case "free_space":
+      return `${dropped}; the disk holding the spool was nearly full and its oldest files were dropped, free space there or set YIELDSHELL_SPOOL_DIR (spool_dir) to a larger disk.`;
+    default:
+      return EVICTED_HINT;
+  }
+}
+
 /** The resume-path capped hint of the contract. */
 export function cappedHint(nextSeq: number, quotedId: string): string {
   return `More output is available; read again to continue, or pass since_seq=${nextSeq} explicitly (execution_id=${quotedId}).`;

@@ -70,7 +70,8 @@ export function readPage(
     }
   }
   const { secrets } = options;
-  const hints = [hint, page.evicted ? text.EVICTED_HINT : null].filter((h) => h !== null);
+  const evicted = page.evicted ? [text.evictedHint(page.evictedBy), log.spoolProblem] : [];
+  const hints = [hint, ...evicted].filter((h) => h !== null);
   const payload: Payload = {
     stdout: secrets.length > 0 ? redactText(page.stdout, secrets) : page.stdout,
     stderr: secrets.length > 0 ? redactText(page.stderr, secrets) : page.stderr,
