@@ -1,13 +1,17 @@
-import { errorText } from "./error_text.ts";
+import { ExecutionSpool } from "./execution_spool.ts";
+import { closeQuietly, prepareDirectory, removeQuietly } from "./spool_directory.ts";
 import type { SpoolSegment } from "./spool_segment.ts";
 import type { DiskSpace, SpoolDisk, SpoolFile } from "./spool_port.ts";
-import { PAGE_BLOCK_BYTES, type SpoolHost, StreamSpool } from "./stream_spool.ts";
+import { PAGE_BLOCK_BYTES } from "./stream_spool.ts";
+
+export { ExecutionSpool } from "./execution_spool.ts";
 
 const MIB = 1_048_576;
 /** Most bytes of the file system kept free, at most a tenth of its size. */
 const MAX_FREE_MARGIN_BYTES = 256 * MIB;
-/** Free space is measured again after this many bytes were written. */
+/** Free space is measured again after this many bytes were written, at most this often. */
 const SPACE_PROBE_BYTES = 64 * MIB;
+const SPACE_PROBE_MIN_MS = 1_000;
 const MAX_OPEN_FILES = 64;
 
 /** Options for {@linkcode Spool.open}. */
@@ -25,7 +29,7 @@ export interface SpoolOptions {
   segmentBytes?: number;
   /** Bytes of the file system left free. @default min(256 MiB, a tenth of its size) */
   freeMarginBytes?: number;
-  /** Free space is measured again after this many bytes were written. @default 64 MiB */
+  /** Free space is measured again after this many bytes were written (at most once a second). @default 64 MiB */
   spaceProbeBytes?: number;
   /** Most segment files open at once (least recently used ones are closed). @default 64 */
   maxOpenFiles?: number;
@@ -62,6 +66,7 @@ export class Spool {
   #usedBytes = 0;
   #space: SpaceProbe | null = null;
   #writtenSinceProbe = 0;
+  #probedAt = -Infinity;
   #probe: Promise<void> | null = null;
   #nextExecution = 1;
   #closed = false;
@@ -129,6 +134,7 @@ export class Spool {
     this.#probe ??= (async () => {
       const usedBytes = this.#usedBytes;
       this.#writtenSinceProbe = 0;
+      this.#probedAt = performance.now();
       try {
         const space = await this.#options.disk.space(directory);
         if (space !== null) this.#space = { ...space, usedBytes };
@@ -204,9 +210,8 @@ export class Spool {
   grew(bytes: number): void {
     this.#usedBytes += bytes;
     this.#writtenSinceProbe += bytes;
-    if (this.#writtenSinceProbe >= (this.#options.spaceProbeBytes ?? SPACE_PROBE_BYTES)) {
-      this.refreshSpace();
-    }
+    const due = this.#writtenSinceProbe >= (this.#options.spaceProbeBytes ?? SPACE_PROBE_BYTES);
+    if (due && performance.now() - this.#probedAt >= SPACE_PROBE_MIN_MS) this.refreshSpace();
   }
 
   /** @internal The open file of a segment, made at its first use. */
@@ -262,130 +267,5 @@ export class Spool {
       this.#queueHead = 0;
     }
     return this.#queue[this.#queueHead] ?? null;
-  }
-}
-
-/**
- * The spool of one execution: a directory inside the server's, made on first write, holding
- * one `StreamSpool` per stream; `close()` deletes it.
- */
-export class ExecutionSpool {
-  readonly #spool: Spool;
-  readonly #directory: string | null;
-  #made = false;
-  #streams: StreamSpool[] = [];
-  #closed = false;
-
-  constructor(spool: Spool, directory: string | null) {
-    this.#spool = spool;
-    this.#directory = directory;
-  }
-
-  /** Why this execution's output is not spooled, or null. */
-  get problem(): string | null {
-    return this.#directory === null ? this.#spool.problem : null;
-  }
-
-  /** `max_spool_bytes`. */
-  get maxStreamBytes(): number {
-    return this.#spool.maxStreamBytes;
-  }
-
-  /** A new stream spool writing files named `name-NNNNNN.seg`. */
-  stream(name: string): StreamSpool {
-    const spool = new StreamSpool({ host: this.#host(), name, ...this.#spool.streamSizes });
-    this.#streams.push(spool);
-    return spool;
-  }
-
-  /** Deletes the execution's files; idempotent. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const stream of this.#streams) stream.close();
-    if (this.#made && this.#directory !== null && !this.#spool.isClosed) {
-      removeQuietly(this.#spool.disk, this.#directory);
-    }
-  }
-
-  #host(): SpoolHost {
-    const spool = this.#spool;
-    return {
-      segmentPath: (name) => {
-        const directory = this.#directory;
-        if (directory === null || this.#closed || spool.isClosed) {
-          throw new Error(this.problem ?? "The spool of this execution is closed");
-        }
-        if (!this.#made) {
-          spool.disk.makeDirectory(directory);
-          this.#made = true;
-        }
-        return spool.disk.join(directory, name);
-      },
-      register: (segment) => spool.register(segment),
-      fileOf: (segment) => spool.fileOf(segment),
-      admit: (bytes) => spool.admit(bytes),
-      get totalCause() {
-        return spool.totalCause;
-      },
-      grew: (bytes) => spool.grew(bytes),
-      release: (segment) => spool.release(segment),
-      scratch: (name) => spool.scratch(name),
-    };
-  }
-}
-
-function prepareDirectory(
-  options: SpoolOptions,
-): { directory: string | null; problem: string | null; staleRemoved: string[] } {
-  const { disk, root, pid } = options;
-  const staleRemoved: string[] = [];
-  const own = disk.join(root, String(pid));
-  try {
-    disk.ensureDirectory(root);
-    // A directory with our pid is a dead server's: we are the live one now.
-    disk.remove(own);
-    disk.makeDirectory(own);
-    const owner = disk.ownerOf(own);
-    if (owner !== disk.ownerOf(root)) {
-      disk.remove(own);
-      throw new Error(`${root} belongs to another user`);
-    }
-    for (const name of disk.list(root)) {
-      if (!/^[1-9][0-9]*$/.test(name) || name === String(pid)) continue;
-      const path = disk.join(root, name);
-      try {
-        if (disk.ownerOf(path) !== owner || disk.isProcessAlive(Number(name))) continue;
-        disk.remove(path);
-        staleRemoved.push(path);
-      } catch {
-        // Another server may be removing it too, or it is not ours to remove.
-      }
-    }
-    return { directory: own, problem: null, staleRemoved };
-  } catch (error) {
-    return {
-      directory: null,
-      problem: `Output is kept in memory only, as the spool directory ${root} cannot be used (${
-        errorText(error)
-      }); set spool_dir (YIELDSHELL_SPOOL_DIR) to a writable directory of your own`,
-      staleRemoved,
-    };
-  }
-}
-
-function removeQuietly(disk: SpoolDisk, path: string): void {
-  try {
-    disk.remove(path);
-  } catch {
-    // Best effort: a file that cannot be deleted is no longer counted or read.
-  }
-}
-
-function closeQuietly(file: SpoolFile): void {
-  try {
-    file.close();
-  } catch {
-    // Already closed.
   }
 }

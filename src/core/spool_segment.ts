@@ -1,4 +1,6 @@
+import type { Chunk } from "./ring_buffer.ts";
 import type { SpoolFile } from "./spool_port.ts";
+import { skipContinuationBytes, utf8SafePrefixLength } from "./utf8.ts";
 
 /** Bytes of a record header: the position of the record's first byte (float64), its length (uint32). */
 export const HEADER_BYTES = 12;
@@ -180,4 +182,48 @@ export function writeHeader(into: Uint8Array, at: number, seq: number, length: n
   const fields = new DataView(into.buffer, into.byteOffset + at, HEADER_BYTES);
   fields.setFloat64(0, seq, true);
   fields.setUint32(8, length, true);
+}
+
+/** Pieces of `record` from position `from` to `to`, oldest first, each ending on a character. */
+export function* forward(
+  reader: SegmentReader,
+  record: RecordInfo,
+  from: number,
+  to: number,
+  pieceBytes: number,
+): Generator<Chunk> {
+  let at = from - record.seq;
+  const end = to - record.seq;
+  while (at < end) {
+    let length = Math.min(end - at, pieceBytes);
+    const view = reader.view(record.payloadAt + at, length);
+    if (at + length < end) length = utf8SafePrefixLength(view, length) || length;
+    yield { startSeq: record.seq + at, bytes: view.subarray(0, length) };
+    at += length;
+  }
+}
+
+/** Pieces of `record` from position `to` back to `from`, newest first, each starting on a character. */
+export function* backward(
+  reader: SegmentReader,
+  record: RecordInfo,
+  from: number,
+  to: number,
+  pieceBytes: number,
+): Generator<Chunk> {
+  const start = from - record.seq;
+  let end = to - record.seq;
+  while (end > start) {
+    let at = Math.max(start, end - pieceBytes);
+    let view = reader.view(record.payloadAt + at, end - at);
+    if (at > start) {
+      const skip = skipContinuationBytes(view, 0);
+      if (skip < view.length) {
+        at += skip;
+        view = view.subarray(skip);
+      }
+    }
+    yield { startSeq: record.seq + at, bytes: view };
+    end = at;
+  }
 }

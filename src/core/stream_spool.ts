@@ -1,6 +1,8 @@
 import type { Chunk } from "./ring_buffer.ts";
 import {
+  backward,
   type Checkpoint,
+  forward,
   HEADER_BYTES,
   type RecordInfo,
   type SegmentOwner,
@@ -10,7 +12,7 @@ import {
 } from "./spool_segment.ts";
 import { CHECKPOINT_BYTES } from "./spool_segment.ts";
 import type { SpoolFile } from "./spool_port.ts";
-import { countLineFeeds, skipContinuationBytes, utf8SafePrefixLength } from "./utf8.ts";
+import { countLineFeeds, skipContinuationBytes } from "./utf8.ts";
 
 /** Bytes staged in memory before one write; larger appends are written directly. */
 export const STAGING_BYTES = 131_072;
@@ -143,11 +145,6 @@ export class StreamSpool implements SegmentOwner {
   /** Changes whenever segments are dropped, so derived values can be cached. */
   get generation(): number {
     return this.#generation;
-  }
-
-  /** Bytes on disk in this stream's segments. */
-  get fileBytes(): number {
-    return this.#segments.reduce((sum, segment) => sum + segment.fileBytes, 0);
   }
 
   /** Appends valid UTF-8 `bytes` at `startSeq`, whose line feeds the caller counted. */
@@ -411,49 +408,5 @@ export class StreamSpool implements SegmentOwner {
     }
     this.#generation++;
     this.#host.release(segment);
-  }
-}
-
-/** Pieces of `record` from position `from` to `to`, oldest first, each ending on a character. */
-function* forward(
-  reader: SegmentReader,
-  record: RecordInfo,
-  from: number,
-  to: number,
-  pieceBytes: number,
-): Generator<Chunk> {
-  let at = from - record.seq;
-  const end = to - record.seq;
-  while (at < end) {
-    let length = Math.min(end - at, pieceBytes);
-    const view = reader.view(record.payloadAt + at, length);
-    if (at + length < end) length = utf8SafePrefixLength(view, length) || length;
-    yield { startSeq: record.seq + at, bytes: view.subarray(0, length) };
-    at += length;
-  }
-}
-
-/** Pieces of `record` from position `to` back to `from`, newest first, each starting on a character. */
-function* backward(
-  reader: SegmentReader,
-  record: RecordInfo,
-  from: number,
-  to: number,
-  pieceBytes: number,
-): Generator<Chunk> {
-  const start = from - record.seq;
-  let end = to - record.seq;
-  while (end > start) {
-    let at = Math.max(start, end - pieceBytes);
-    let view = reader.view(record.payloadAt + at, end - at);
-    if (at > start) {
-      const skip = skipContinuationBytes(view, 0);
-      if (skip < view.length) {
-        at += skip;
-        view = view.subarray(skip);
-      }
-    }
-    yield { startSeq: record.seq + at, bytes: view };
-    end = at;
   }
 }
