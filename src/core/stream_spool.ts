@@ -2,6 +2,7 @@ import type { Chunk } from "./ring_buffer.ts";
 import {
   backward,
   type Checkpoint,
+  CHECKPOINT_BYTES,
   forward,
   HEADER_BYTES,
   type RecordInfo,
@@ -10,7 +11,6 @@ import {
   SpoolSegment,
   writeHeader,
 } from "./spool_segment.ts";
-import { CHECKPOINT_BYTES } from "./spool_segment.ts";
 import type { SpoolFile } from "./spool_port.ts";
 import { countLineFeeds, skipContinuationBytes } from "./utf8.ts";
 
@@ -37,7 +37,7 @@ export interface SpoolHost {
   admit(bytes: number): boolean;
   /** What limits the total right now. */
   readonly totalCause: "max_spool_total_bytes" | "free_space";
-  /** `bytes` were written to `segment`. */
+  /** `bytes` more were written to disk. */
   grew(bytes: number): void;
   /** Closes and deletes a segment's file and takes it out of the total. */
   release(segment: SpoolSegment): void;
