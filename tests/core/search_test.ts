@@ -214,6 +214,14 @@ function grep(log: OutputLog, stream: StreamName, pattern: RegExp): [StreamName,
 
 Deno.test("paging with cursors finds every matching line exactly once (random logs, budgets, blocks)", async () => {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-search-" });
+  try {
+    await pageEveryMatch(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+async function pageEveryMatch(root: string): Promise<void> {
   const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
   await using spool = Spool.open({
     disk,
@@ -284,9 +292,7 @@ Deno.test("paging with cursors finds every matching line exactly once (random lo
     ),
     { seed: SEED, numRuns: 150 },
   );
-  await spool.close();
-  await Deno.remove(root, { recursive: true });
-});
+}
 
 Deno.test("search finds a line near the start of a 200 MB spooled history in one call", async () => {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-search-200mb-" });
