@@ -3,7 +3,7 @@
  * terminates when a regular expression runs past its deadline (catastrophic backtracking
  * cannot be interrupted on the main thread). It posts `ready` once loaded.
  */
-import { errorText } from "./error_text.ts";
+import { errorText } from "../contract/error_text.ts";
 import { type BlockQuery, matchBlock } from "./search_block.ts";
 
 interface WorkerScope {

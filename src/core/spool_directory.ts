@@ -1,4 +1,4 @@
-import { errorText } from "./error_text.ts";
+import { errorText } from "../contract/error_text.ts";
 import type { SpoolDisk, SpoolFile } from "./spool_port.ts";
 
 /** Where the server's spool directory is, or why there is none. */

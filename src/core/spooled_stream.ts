@@ -1,4 +1,4 @@
-import { errorText } from "./error_text.ts";
+import { errorText } from "../contract/error_text.ts";
 import { type Chunk, RingBuffer } from "./ring_buffer.ts";
 import { countLineFeeds } from "./utf8.ts";
 import type { EvictionCause, StreamStore } from "./stream_store.ts";

@@ -1,20 +1,24 @@
 import assert from "node:assert/strict";
 import { Execution } from "../../src/core/execution.ts";
 import { Spool } from "../../src/core/spool.ts";
-import type { Platform } from "../../src/platform/types.ts";
 import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
 import { ON_WINDOWS } from "../os.ts";
 
-/** The members an Execution calls, for processes that are in-memory streams. */
-const platform = {
-  guard() {},
-  releaseGroup() {},
-  releaseToken() {},
-  signalGroup: () => true,
-  signalProcesses() {},
-  isGroupAlive: () => Promise.resolve(false),
-  findTokenHolders: () => Promise.resolve(new Map()),
-} as unknown as Platform;
+/** A process tree made of in-memory streams, for the members an Execution calls. */
+function treeOf(chunks: Uint8Array[]) {
+  return {
+    pid: 4242,
+    stdin: new WritableStream<Uint8Array>(),
+    stdout: ReadableStream.from(chunks),
+    stderr: ReadableStream.from<Uint8Array>([]),
+    exited: Promise.resolve({ exitCode: 0, signal: null }),
+    ended: Promise.resolve(),
+    signal: () => Promise.resolve(),
+    release() {},
+  };
+}
+
+const clock = { nowMs: () => Date.now(), monotonicMs: () => performance.now() };
 
 Deno.test("an execution spools its output and deletes it when disposed", async () => {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-spool-execution-" });
@@ -38,18 +42,14 @@ Deno.test("an execution spools its output and deletes it when disposed", async (
       command: "seq",
       cwd: "/",
       name: null,
-      token: "token",
-      process: {
-        pid: 4242,
-        stdin: new WritableStream(),
-        stdout: ReadableStream.from(chunks),
-        stderr: ReadableStream.from<Uint8Array>([]),
-        exited: Promise.resolve({ exitCode: 0, signal: null }),
-      },
-      platform,
+      tree: treeOf(chunks),
+      spawnedMonoMs: clock.monotonicMs(),
+      spawnedAtMs: clock.nowMs(),
+      clock,
+      logger: { warn() {} },
       capacityBytes: 4096,
       spool: spool.forExecution(),
-      secrets: [],
+      redaction: { text: (text: string) => text, stream: () => null },
       timeoutMs: 0,
       timeoutGraceMs: 0,
     });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { EVICTED_HINT } from "../../src/core/contract.ts";
+import { EVICTED_HINT } from "../../src/contract/texts.ts";
 import type { Execution } from "../../src/core/execution.ts";
 import { OutputLog } from "../../src/core/output_log.ts";
 import { readPage } from "../../src/core/page.ts";
@@ -35,7 +35,10 @@ async function hintAfterFlood(
     const log = new OutputLog({ capacityBytes, spool: spool.forExecution() });
     for (let i = 0; i < 30_000; i++) log.append("stdout", new TextEncoder().encode(`line ${i}\n`));
     const execution = { id: "exec_1", log, resumeCursor: 1 } as unknown as Execution;
-    const page = readPage(execution, REQUEST, { capBytes: 20_000, secrets: [] });
+    const page = readPage(execution, REQUEST, {
+      capBytes: 20_000,
+      redaction: { text: (text: string) => text, stream: () => null },
+    });
     log.close();
     assert.equal(page.evicted, true);
     return page.hint as string;
@@ -69,7 +72,10 @@ Deno.test("the evicted hint names the setting that evicted the output", async (t
     const log = new OutputLog({ capacityBytes: 10 });
     log.append("stdout", new TextEncoder().encode("0123456789abcdef"));
     const execution = { id: "exec_1", log, resumeCursor: 1 } as unknown as Execution;
-    const page = readPage(execution, REQUEST, { capBytes: 20_000, secrets: [] });
+    const page = readPage(execution, REQUEST, {
+      capBytes: 20_000,
+      redaction: { text: (text: string) => text, stream: () => null },
+    });
     assert.equal(page.hint, EVICTED_HINT);
   });
 });
