@@ -7,6 +7,8 @@ export const EVICTED_HINT =
   "Older execution output was dropped before this read and cannot be recovered; poll more often or raise YIELDSHELL_MAX_BUFFER_BYTES.";
 export const REAPED_HINT =
   "Additional execution output was omitted and cannot be recovered because retention removed the completed record.";
+export const TAILS_HINT =
+  "stdout_tail and stderr_tail show the newest bytes of each stream (from stdout_tail_seq, stderr_tail_seq), out of band; the output between next_seq and them is not shown, read again to continue or search it.";
 export const SHUTTING_DOWN = "Server is shutting down";
 export const TAIL_EXCLUSIVE =
   "tail_lines and since_seq are mutually exclusive; use tail_lines for a snapshot of the newest output or since_seq to continue an incremental read";

@@ -43,6 +43,10 @@ export const cursorFields = {
   evicted: z.boolean().optional().describe("Part of the range left the ring buffer and is gone"),
   hint: z.string().optional().describe("The call that continues when capped or evicted"),
   stdin_error: z.string().optional().describe("Why initial stdin delivery failed"),
+  stdout_tail: z.string().optional().describe("Newest stdout when the output was cut"),
+  stdout_tail_seq: z.number().int().optional().describe("Position where stdout_tail starts"),
+  stderr_tail: z.string().optional().describe("Newest stderr when the output was cut"),
+  stderr_tail_seq: z.number().int().optional().describe("Position where stderr_tail starts"),
 };
 
 export const executionId = z.string().max(256).describe(
@@ -81,9 +85,13 @@ export const tailLines = integer().nullable().optional().describe(
   "Only the newest N lines, without moving the server cursor; not with since_seq",
 );
 
-/** `truncation`, defaulting to the operator's configured direction. */
+/**
+ * `truncation`, defaulting to the operator's configured direction. The default is stated, not
+ * applied: a call that leaves it out gets the default view, which with the spool adds the
+ * newest bytes of each stream (`stdout_tail`, `stderr_tail`) to a head page that is capped.
+ */
 export function truncation(direction: "head" | "tail") {
-  return z.enum(["head", "tail"]).nullable().default(direction).describe(
-    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays',
+  return z.enum(["head", "tail"]).nullable().optional().meta({ default: direction }).describe(
+    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays. Omitted: head also adds each stream\'s newest bytes when output is cut',
   );
 }
