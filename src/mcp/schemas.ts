@@ -43,10 +43,14 @@ export const cursorFields = {
   evicted: z.boolean().optional().describe("Part of the range left the ring buffer and is gone"),
   hint: z.string().optional().describe("The call that continues when capped or evicted"),
   stdin_error: z.string().optional().describe("Why initial stdin delivery failed"),
-  stdout_tail: z.string().optional().describe("Newest stdout when the output was cut"),
-  stdout_tail_seq: z.number().int().optional().describe("Position where stdout_tail starts"),
-  stderr_tail: z.string().optional().describe("Newest stderr when the output was cut"),
-  stderr_tail_seq: z.number().int().optional().describe("Position where stderr_tail starts"),
+};
+
+/** The default view's tails (execute and wait): each stream's newest bytes, out of band. */
+export const tailFields = {
+  stdout_tail: z.string().optional().describe("Newest stdout, when cut"),
+  stdout_tail_seq: z.number().int().optional(),
+  stderr_tail: z.string().optional().describe("Newest stderr, when cut"),
+  stderr_tail_seq: z.number().int().optional(),
 };
 
 export const executionId = z.string().max(256).describe(
@@ -92,6 +96,6 @@ export const tailLines = integer().nullable().optional().describe(
  */
 export function truncation(direction: "head" | "tail") {
   return z.enum(["head", "tail"]).nullable().optional().meta({ default: direction }).describe(
-    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays. Omitted: head also adds each stream\'s newest bytes when output is cut',
+    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays; omitted: head plus *_tail',
   );
 }

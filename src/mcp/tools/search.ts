@@ -4,7 +4,7 @@ import type { SearchArgs } from "../../contract/search.ts";
 import type { ExecutionSearch } from "../../core/execution_search.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { argumentsSchema, executionId, integer, maxOutputBytes, status } from "../schemas.ts";
+import { argumentsSchema, executionId, integer, maxOutputBytes } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
@@ -13,40 +13,30 @@ export function searchInputSchema(settings: ToolSettings) {
   return argumentsSchema<SearchArgs>({
     execution_id: executionId,
     pattern: z.string().min(1).max(4096).describe(
-      "JavaScript regular expression (or plain text with fixed_string), matched per line",
+      "JavaScript regex (or text, with fixed_string), per line",
     ),
-    fixed_string: z.boolean().default(false).describe("Match pattern as plain text"),
-    ignore_case: z.boolean().default(false),
-    streams: z.string().max(64).default("both").describe('"both", "stdout" or "stderr"'),
-    cursor: z.string().max(256).nullable().optional().describe(
-      "next_cursor of the previous search, to continue",
-    ),
-    context_lines: integer().prefault(2).describe("Lines before and after, 0 to 10"),
+    fixed_string: z.boolean().default(false).describe("pattern is plain text"),
+    ignore_case: z.boolean().default(false).describe("Case-insensitive"),
+    streams: z.string().max(64).default("both").describe("both, stdout or stderr"),
+    cursor: z.string().max(256).nullable().optional().describe("A next_cursor, to continue"),
+    context_lines: integer().prefault(2).describe("0 to 10"),
     max_matches: integer().prefault(50).describe("1 to 1000"),
     max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
   });
 }
 
-const hit = z.object({
-  stream: z.enum(["stdout", "stderr"]),
-  seq: z.number().int().describe("Position of the match; a since_seq for read"),
-  line_seq: z.number().int(),
+/** A match; its other fields (stream, line_seq, before, after) are named in the description. */
+const hit = z.looseObject({
+  seq: z.number().int().describe("A since_seq for read"),
   line: z.number().int().nullable(),
   text: z.string(),
-  before: z.array(z.string()),
-  after: z.array(z.string()),
 });
 
-const SearchOutputSchema = z.object({
+const SearchOutputSchema = z.looseObject({
   execution_id: z.string(),
-  status: status.optional(),
   matches: z.array(hit).optional(),
   next_cursor: z.string().optional(),
-  complete: z.boolean().optional().describe("All retained output was searched"),
-  stopped_by: z.enum(["max_matches", "max_output_bytes", "time_limit"]).nullable().optional(),
-  evicted: z.boolean().optional(),
-  scanned_bytes: z.number().int().optional(),
-  latest_seq: z.number().int().optional(),
+  complete: z.boolean().optional(),
   hint: z.string().optional(),
   error: z.string().optional(),
 });
@@ -62,7 +52,7 @@ export function registerSearchTool(
     name: "search",
     title: "Search execution output",
     description:
-      "Find lines matching a regular expression (or fixed_string) in the whole retained output of one execution, running or finished, without moving its cursor. Each match has its stream, seq (pass to read as since_seq), line number and context lines. Not complete: pass next_cursor to continue.",
+      "Find lines matching a regex in all retained output of an execution (running or finished); each match has stream, seq, line_seq, line, text, before, after. Not complete: pass next_cursor.",
     inputSchema,
     outputSchema: SearchOutputSchema,
     annotations: {
