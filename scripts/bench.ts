@@ -13,6 +13,7 @@ import { describeMachine, type Machine } from "./bench/machine.ts";
 import { benchPolicySection } from "./bench/policy.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
+import { benchSpool } from "./bench/spool.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "read-cost": benchReadCost,
   policy: benchPolicySection,
   http: benchHttpSection,
+  spool: benchSpool,
   "wire-bytes": benchWireBytes,
   sandbox: benchSandbox,
   "tools-list": benchToolsList,

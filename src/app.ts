@@ -1,10 +1,14 @@
 import type { Config } from "./config/mod.ts";
 import { errorText } from "./contract/error_text.ts";
+import { ExecutionSearch } from "./core/execution_search.ts";
 import { ExecutionManager } from "./core/manager.ts";
+import { Searcher } from "./core/search.ts";
+import { Spool } from "./core/spool.ts";
+import type { SpoolDisk } from "./core/spool_port.ts";
 import { TabShellTasks } from "./core/tab_shell/tab_shell_tasks.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
-import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { currentSpoolDisk, isDirectory, type Platform, realPath } from "./platform/mod.ts";
 import { admit } from "./policy/admission.ts";
 import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
@@ -43,11 +47,15 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
-  const manager = createManager(options, defaultShell);
+  const spool = openSpool(options);
+  const manager = createManager(options, defaultShell, spool);
+  const searcher = new Searcher();
+  const search = new ExecutionSearch(manager, searcher, config.maxOutputBytes);
   const settings = { ...config, defaultShell };
   const tabShell = createTabShell(manager, options);
+  const server = { version: options.version, settings, tabShell, search };
   const createSession: SessionFactory = (owner) => ({
-    server: createServer(manager, { owner, version: options.version, settings, tabShell }),
+    server: createServer(manager, { owner, ...server }),
     hasLiveWork: () => manager.hasLiveWork(owner),
     close: () => manager.closeSession(owner),
   });
@@ -59,6 +67,8 @@ export function createApp(options: AppOptions): App {
       logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
       await closeTransport();
       await manager.shutdown();
+      searcher.close();
+      await spool?.close();
       stopped.resolve();
     })();
   const serve = async (): Promise<number> => {
@@ -99,7 +109,11 @@ async function startTransport(
 }
 
 /** The policy (name lists, admission, redaction) and the execution manager behind it. */
-function createManager(options: AppOptions, defaultShell: string): ExecutionManager {
+function createManager(
+  options: AppOptions,
+  defaultShell: string,
+  spool: Spool | null,
+): ExecutionManager {
   const { config, platform, env, logger } = options;
   const names = startNameChecker(config, defaultShell);
   // A policy that cannot load fails closed: every execute reports why (see the manager).
@@ -131,7 +145,31 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     limits: config,
     clock: SYSTEM_CLOCK,
     logger,
+    spool,
   });
+}
+
+/**
+ * The output spool for `spool: on` (null for `off`: memory-only retention, as the contract).
+ * Its directory is made now and those of dead servers are removed, both logged; a directory
+ * that cannot be used is logged too, and output then stays in memory.
+ */
+function openSpool(options: AppOptions): Spool | null {
+  const { config, env, logger } = options;
+  if (config.spool === "off") return null;
+  const { disk, defaultRoot } = currentSpoolDisk(env);
+  const spool = Spool.open({
+    disk: disk satisfies SpoolDisk,
+    root: config.spoolDir ?? defaultRoot,
+    pid: Deno.pid,
+    maxStreamBytes: config.maxSpoolBytes,
+    maxTotalBytes: config.maxSpoolTotalBytes,
+  });
+  for (const stale of spool.staleRemoved) {
+    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
+  }
+  if (spool.problem !== null) logger.warn(spool.problem);
+  return spool;
 }
 
 /**

@@ -47,6 +47,14 @@ export interface Config extends Limits {
   sandbox: SandboxMode;
   /** Unconfinable side effects that `sandbox: declared` runs without a sandbox. */
   allowUnconfined: SideEffect[];
+  /** Whether output older than the memory cache is kept on disk. */
+  spool: "on" | "off";
+  /** Directory holding one spool directory per server process; null: the system temp directory's. */
+  spoolDir: string | null;
+  /** Bytes of output kept per stream of one execution (memory and disk). */
+  maxSpoolBytes: number;
+  /** Bytes of spooled output on disk for the whole server. */
+  maxSpoolTotalBytes: number;
   // The tool profile and tab-shell-mcp's settings (`tab_shell_settings.ts`).
   /** Which tool set the server serves. */
   tools: ToolProfile;

@@ -25,6 +25,11 @@ export type PageFields = {
   capped: boolean;
   evicted: boolean;
   hint?: string;
+  /** The default view of a capped head page: each stream's newest bytes, out of band. */
+  stdout_tail?: string;
+  stdout_tail_seq?: number;
+  stderr_tail?: string;
+  stderr_tail_seq?: number;
 };
 
 /** A call that names an execution and was refused (unknown id, bad cursor arguments). */

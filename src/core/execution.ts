@@ -6,6 +6,7 @@ import { OutputLog, type StreamName } from "./output_log.ts";
 import { pumpOutput } from "./output_pump.ts";
 import type { ProcessTree } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
+import type { ExecutionSpool } from "./spool.ts";
 import { StdinChannel } from "./stdin_channel.ts";
 import { startTimer } from "./timer.ts";
 import { FINAL_DRAIN_MS, PROCESS_GROUP_EXIT_MS, settlesWithin } from "./timing.ts";
@@ -27,8 +28,10 @@ export interface ExecutionInit {
   spawnedAtMs: number;
   clock: Clock;
   logger: Logger;
-  /** Ring-buffer capacity per stream. */
+  /** Ring-buffer capacity per stream (with a spool: the memory cache of the newest bytes). */
   capacityBytes: number;
+  /** Where older output goes (`Spool.forExecution()`); absent or null: `spool: off`. */
+  spool?: ExecutionSpool | null;
   /** Secrets of the server's environment and the call's overlay. */
   redaction: Redaction;
   /** Runtime limit; 0 means none. */
@@ -85,7 +88,7 @@ export class Execution {
     this.#logger = init.logger;
     this.#startMono = init.spawnedMonoMs;
     this.startedAt = init.spawnedAtMs / 1000;
-    this.log = new OutputLog({ capacityBytes: init.capacityBytes });
+    this.log = new OutputLog({ capacityBytes: init.capacityBytes, spool: init.spool });
     this.stdin = new StdinChannel(init.tree.stdin, init.logger);
     this.#drains = Promise.all([
       this.#pump("stdout", init.tree.stdout),
@@ -158,10 +161,11 @@ export class Execution {
     return await settlesWithin(this.#finished, PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS);
   }
 
-  /** Stops timers and pipes of a record being removed, and stops containing its tree. */
+  /** Stops timers and pipes of a record being removed, stops containing its tree, deletes its spool. */
   dispose(): void {
     this.#cancelTimeout();
     this.stdin.close();
+    this.log.close();
     this.tree.release();
   }
 

@@ -4,6 +4,7 @@ import type {
   PsArgs,
   ReadArgs,
   StopArgs,
+  Truncation,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -84,7 +85,7 @@ export class ExecutionManager {
       tailLines: null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
-      truncation: args.truncation ?? limits.truncation,
+      ...this.#view(args.truncation),
     });
     if (!retained) markReaped(page);
     return succeeded(executeResult(execution, page, retained));
@@ -129,7 +130,7 @@ export class ExecutionManager {
     if (execution === null) return refused(id, text.unknownId(id));
     const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
     if (invalid !== null) return refused(id, invalid);
-    const { clock, limits } = this.#options;
+    const { clock } = this.#options;
     const maxWaitMs = clamp(args.timeout_ms ?? REQUEST_CEILING_MS, 0, REQUEST_CEILING_MS);
     const started = clock.monotonicMs();
     await blockOn(execution, maxWaitMs, context, this.#blockOptions());
@@ -140,7 +141,7 @@ export class ExecutionManager {
       tailLines: args.tail_lines ?? null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
-      truncation: args.truncation ?? limits.truncation,
+      ...this.#view(args.truncation),
     });
     if (!retained) markReaped(page);
     return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }));
@@ -274,6 +275,12 @@ export class ExecutionManager {
 
   #page(execution: Execution, request: PageRequest) {
     return readPage(execution, request, this.#pageOptions);
+  }
+
+  /** The call's truncation; left out, a capped head page also shows tails (spool: on). */
+  #view(truncation: Truncation | null | undefined) {
+    const tails = truncation == null && this.#options.spool != null;
+    return { truncation: truncation ?? this.#options.limits.truncation, tails };
   }
 
   #blockOptions(): BlockOptions {

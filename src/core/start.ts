@@ -77,6 +77,7 @@ export function startExecution(
     clock,
     logger,
     capacityBytes: limits.maxBufferBytes,
+    spool: options.spool?.forExecution() ?? null,
     redaction: options.redactionFor(overlay),
     timeoutMs: Math.max(0, args.timeout_ms ?? limits.defaultTimeoutMs),
     timeoutGraceMs,

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ExecutionSearch } from "../core/execution_search.ts";
 import type { ExecutionManager } from "../core/manager.ts";
 import { type ListedTool, toolList } from "./tool_list.ts";
 import type { ToolSettings } from "./tool_settings.ts";
@@ -12,6 +13,7 @@ import { registerCleanupTool } from "./tools/cleanup.ts";
 import { registerExecuteTool } from "./tools/execute.ts";
 import { registerPsTool } from "./tools/ps.ts";
 import { registerReadTool } from "./tools/read.ts";
+import { registerSearchTool } from "./tools/search.ts";
 import { registerStopTool } from "./tools/stop.ts";
 import { registerWaitTool } from "./tools/wait.ts";
 import { registerWriteTool } from "./tools/write.ts";
@@ -28,6 +30,8 @@ export interface ServerOptions {
   settings: ToolSettings;
   /** The tab-shell-mcp tools, served beside (`both`) or instead of ours (`tab-shell`). */
   tabShell?: { tasks: TabShellTasks; only: boolean };
+  /** The `search` tool's operation; without it the tool is not served. */
+  search?: ExecutionSearch;
 }
 
 const INSTRUCTIONS =
@@ -60,6 +64,10 @@ export function createServer(manager: ExecutionManager, options: ServerOptions):
     registerPsTool,
     registerCleanupTool,
   ].map((register) => register(server, tools));
+  const { search } = options;
+  if (!tabShell?.only && search !== undefined) {
+    ours.push(registerSearchTool(server, { ...tools, search }));
+  }
   const theirs = tabShell === undefined
     ? []
     : registerTabShellTools(server, tabShell.tasks, options.owner);

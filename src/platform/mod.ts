@@ -3,6 +3,7 @@ import { findSetsid } from "./find_program.ts";
 import { type OsFacts, POSIX_FACTS } from "./os_facts.ts";
 import { createPosixControl } from "./posix.ts";
 import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
+import { createSpoolDisk, defaultSpoolRoot } from "./spool_disk.ts";
 import { WINDOWS_FACTS, WindowsControl } from "./windows.ts";
 
 export type { OsFacts } from "./os_facts.ts";
@@ -52,4 +53,10 @@ export function currentSandbox(
   bwrap?: OpenSandboxOptions["bwrap"],
 ): Promise<SandboxOpening> {
   return openSandbox({ os: Deno.build.os, mode, bwrap });
+}
+
+/** The output spool's file operations and default directory for the running OS. */
+export function currentSpoolDisk(env: Readonly<Record<string, string>>) {
+  const windows = Deno.build.os === "windows";
+  return { disk: createSpoolDisk({ windows }), defaultRoot: defaultSpoolRoot(env, windows) };
 }

@@ -113,7 +113,7 @@ posix.test("http: tools/list and every tool over a real loopback socket", async 
   const { tools } = await s.client.listTools();
   assert.deepEqual(
     (tools as Tool[]).map((tool) => tool.name).sort(),
-    ["cleanup", "execute", "ps", "read", "stop", "wait", "write"],
+    ["cleanup", "execute", "ps", "read", "search", "stop", "wait", "write"],
   );
 
   const quick = await s.call("execute", { command: "echo hello", side_effects: NONE });

@@ -82,13 +82,14 @@ Deno.test("--tools both serves both sets; the default serves ours", async () => 
     "stop",
     "ps",
     "cleanup",
+    "search",
     "execute_shell_command",
     "get_task_status",
     "stop_background_task",
     "list_background_tasks",
   ]);
   await using ours = await startServer();
-  assert.equal((await ours.client.listTools()).tools.length, 7);
+  assert.equal((await ours.client.listTools()).tools.length, 8);
   const missing = await ours.call("execute_shell_command", { command: "echo x" });
   assert.equal(missing.isError, true);
 });

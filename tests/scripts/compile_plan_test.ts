@@ -99,11 +99,14 @@ Deno.test("binaries get the server permission set and loopback networking, never
   }
 });
 
-Deno.test("the server permission set in deno.json grants nothing beyond read, env, run, net", () => {
+Deno.test("the server permission set in deno.json grants nothing beyond read, env, run, net and the spool", () => {
   // Binaries get this set plus --allow-net (which replaces any net in the set), so a wider
   // set would silently widen every binary.
   const granted = Object.keys(denoJson.permissions.server);
-  assert.deepEqual(granted.filter((name) => !["read", "env", "run", "net"].includes(name)), []);
+  const known = ["read", "env", "run", "net", "write"];
+  assert.deepEqual(granted.filter((name) => !known.includes(name)), []);
+  // Writing only inside the default spool directory (issue #14).
+  assert.deepEqual(denoJson.permissions.server.write ?? [], ["/tmp/yieldshell-spool"]);
 });
 
 Deno.test("--net-host adds bind addresses after loopback", async (t) => {

@@ -12,6 +12,7 @@ import {
   integer,
   maxOutputBytes,
   status,
+  tailFields,
   truncation,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
@@ -72,6 +73,7 @@ const ExecuteOutputSchema = z.object({
   ...exitFields,
   duration_ms: z.number().optional(),
   ...cursorFields,
+  ...tailFields,
   message: z.string().optional(),
   error: z.string().optional().describe("Why the command did not start"),
 });

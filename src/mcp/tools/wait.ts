@@ -13,6 +13,7 @@ import {
   maxOutputBytes,
   sinceSeq,
   status,
+  tailFields,
   tailLines,
   truncation,
 } from "../schemas.ts";
@@ -43,6 +44,7 @@ const WaitOutputSchema = z.object({
   waited_ms: z.number().optional(),
   max_wait_ms: z.number().int().optional().describe("The budget after capping"),
   ...cursorFields,
+  ...tailFields,
   error: z.string().optional(),
 });
 
