@@ -40,6 +40,8 @@ export type RegexOutcome =
 /** Runs match attempts off the main thread, each within a deadline (src/platform implements it). */
 export interface RegexRunner {
   exec(spec: RegexSpec, text: string): Promise<RegexOutcome>;
+  /** Gets ready for attempts soon (a worker takes tens of milliseconds to start). */
+  warm(): void;
 }
 
 /** Connects to loopback ports (src/platform implements it; it needs net permission). */

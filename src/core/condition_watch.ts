@@ -98,6 +98,7 @@ export class ConditionWatch implements Disposable {
     const { output } = conditions;
     if (output !== null) {
       const start = output.scope === "all" ? 1 : options.cursorSeq;
+      options.regex.warm();
       for (const stream of this.#streams()) {
         this.#scanners.set(stream, new StreamScanner(output, options.regex));
         this.#next.set(stream, start);

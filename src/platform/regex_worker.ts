@@ -22,6 +22,8 @@ export interface RegexRunnerOptions {
 /** Runs match attempts in a worker thread; resources close idempotently. */
 export interface RegexWorkerRunner extends Disposable {
   exec(spec: WorkerRegexSpec, text: string): Promise<WorkerRegexOutcome>;
+  /** Starts the worker now, so the first attempt does not wait for it. */
+  warm(): void;
   close(): void;
 }
 
@@ -51,16 +53,17 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
     worker?.terminate();
     worker = null;
   };
+  const armIdleTimer = () => {
+    clearTimeout(idleTimer);
+    const timer = setTimeout(stopWorker, idleMs);
+    // The timer must not keep the process alive (the idle worker itself does until it ends).
+    Deno.unrefTimer(timer);
+    idleTimer = timer;
+  };
   const next = () => {
     if (busy || closed) return;
     const job = queue.shift();
-    if (job === undefined) {
-      const timer = setTimeout(stopWorker, idleMs);
-      // An idle worker must not keep the process alive.
-      Deno.unrefTimer(timer);
-      idleTimer = timer;
-      return;
-    }
+    if (job === undefined) return armIdleTimer();
     clearTimeout(idleTimer);
     busy = true;
     const current = worker ??= startWorker();
@@ -99,6 +102,11 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
         queue.push({ spec, text, resolve });
         next();
       });
+    },
+    warm() {
+      if (closed || busy) return;
+      worker ??= startWorker();
+      armIdleTimer();
     },
     close,
     [Symbol.dispose]: close,
