@@ -107,7 +107,7 @@ export class ConditionWatch implements Disposable {
     if (output !== null || conditions.bytes !== null) {
       this.#unsubscribe = source.onAppend((chunk) => this.#onAppend(chunk));
     }
-    this.#start();
+    this.#start().catch((error) => this.#fail(error));
   }
 
   /** Stops every probe, timer and subscription; `result` settles with null if nothing held. */
@@ -125,15 +125,22 @@ export class ConditionWatch implements Disposable {
     this.#started = true;
     if (this.#conditions.bytes !== null) this.#countRetainedBytes();
     if (this.#done) return;
-    if (this.#source.ended) return void this.#onExit();
-    this.#source.exited.then(() => this.#onExit(), () => this.#onExit());
+    const onExit = () => this.#onExit().catch((error) => this.#fail(error));
+    if (this.#source.ended) return onExit();
+    this.#source.exited.then(onExit, onExit);
     if (this.#conditions.idleMs !== null) this.#checkIdle(this.#conditions.idleMs);
-    if (this.#conditions.port !== null) this.#probe();
+    if (this.#conditions.port !== null) this.#probe().catch((error) => this.#fail(error));
   }
 
   #streams(): StreamName[] {
     const { streams } = this.#conditions;
     return streams === "both" ? ["stdout", "stderr"] : [streams];
+  }
+
+  /** An unexpected error ends the watch with its text rather than escaping as a rejection. */
+  #fail(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#settle({ kind: "failed", error: `Cannot watch the conditions: ${reason}` });
   }
 
   #settle(hit: ConditionHit | null): void {
@@ -154,7 +161,7 @@ export class ConditionWatch implements Disposable {
     // The stream spoke: its held line changes, and its quiet time starts again.
     this.#graceTimers.get(chunk.stream)?.();
     this.#graceTimers.delete(chunk.stream);
-    this.#scan();
+    this.#scan().catch((error) => this.#fail(error));
   }
 
   async #onExit(): Promise<void> {
@@ -226,7 +233,7 @@ export class ConditionWatch implements Disposable {
         this.#clock.setTimer(() => {
           this.#graceTimers.delete(stream);
           this.#flushes.add(stream);
-          this.#scan();
+          this.#scan().catch((error) => this.#fail(error));
         }, TAIL_GRACE_MS),
       );
     }

@@ -45,7 +45,8 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
   const { deadlineMs = REGEX_DEADLINE_MS, idleMs = 30_000 } = options;
   const queue: Job[] = [];
   let worker: Worker | null = null;
-  let busy = false;
+  /** Ends the attempt in flight, if any. */
+  let finishCurrent: ((outcome: WorkerRegexOutcome) => void) | null = null;
   let closed = false;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -61,20 +62,20 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
     idleTimer = timer;
   };
   const next = () => {
-    if (busy || closed) return;
+    if (finishCurrent !== null || closed) return;
     const job = queue.shift();
     if (job === undefined) return armIdleTimer();
     clearTimeout(idleTimer);
-    busy = true;
     const current = worker ??= startWorker();
     const finish = (outcome: WorkerRegexOutcome) => {
       clearTimeout(deadline);
       current.onmessage = null;
       current.onerror = null;
-      busy = false;
+      finishCurrent = null;
       job.resolve(outcome);
       next();
     };
+    finishCurrent = finish;
     const deadline = setTimeout(() => {
       stopWorker();
       finish({ kind: "timeout", deadlineMs });
@@ -93,6 +94,7 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
     closed = true;
     clearTimeout(idleTimer);
     stopWorker();
+    finishCurrent?.({ kind: "error", message: "closed" });
     for (const job of queue.splice(0)) job.resolve({ kind: "error", message: "closed" });
   };
   return {
@@ -104,7 +106,7 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexWorker
       });
     },
     warm() {
-      if (closed || busy) return;
+      if (closed || finishCurrent !== null) return;
       worker ??= startWorker();
       armIdleTimer();
     },

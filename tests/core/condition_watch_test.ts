@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { PortProbe } from "../../src/core/condition_ports.ts";
+import type { OutputSource, PortProbe } from "../../src/core/condition_ports.ts";
 import {
   type ConditionHit,
   TAIL_GRACE_MS,
@@ -417,4 +417,29 @@ Deno.test("close: settles with null and leaves no subscription or timer behind",
   assert.equal(await watch.result, null);
   assert.equal(t.source.listenerCount, 0);
   assert.equal(t.clock.pending, 0);
+});
+
+Deno.test("failure: an output source that throws ends the watch with the reason, not a rejection", async () => {
+  const clock = new ManualClock();
+  const broken: OutputSource = {
+    latestSeq: 6,
+    ended: false,
+    exited: new Promise(() => {}),
+    lastOutputAt: () => 0,
+    onAppend: () => () => {},
+    chunksFrom: () => {
+      throw new Error("the log was disposed");
+    },
+  };
+  using regex = createRegexRunner();
+  const watch = watchConditions(broken, conditions({ output: "text" }), {
+    cursorSeq: 1,
+    regex,
+    probe: NO_NETWORK,
+    clock,
+  });
+  assert.deepEqual(await watch.result, {
+    kind: "failed",
+    error: "Cannot watch the conditions: the log was disposed",
+  });
 });

@@ -45,3 +45,12 @@ Deno.test("regex worker: after close every attempt answers at once with an error
   runner.close();
   assert.deepEqual(await runner.exec(spec("a"), "a"), { kind: "error", message: "closed" });
 });
+
+Deno.test("regex worker: closing during an attempt ends it at once", async () => {
+  const runner = createRegexRunner({ deadlineMs: 60_000 });
+  const stuck = runner.exec(spec("(a+)+$"), `${"a".repeat(40)}!`);
+  const queued = runner.exec(spec("a"), "a");
+  runner.close();
+  assert.deepEqual(await stuck, { kind: "error", message: "closed" });
+  assert.deepEqual(await queued, { kind: "error", message: "closed" });
+});
