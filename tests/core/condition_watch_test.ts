@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import type { OutputSource, PortProbe } from "../../src/core/condition_ports.ts";
-import {
-  type ConditionHit,
-  TAIL_GRACE_MS,
-  watchConditions,
-} from "../../src/core/condition_watch.ts";
+import { type ConditionHit, watchConditions } from "../../src/core/condition_watch.ts";
+import { TAIL_GRACE_MS } from "../../src/core/output_matcher.ts";
 import { type Conditions, parseUntil, type UntilArgs } from "../../src/core/conditions.ts";
 import { createPortProbe } from "../../src/platform/port_probe.ts";
 import { createRegexRunner } from "../../src/platform/regex_worker.ts";
