@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from "./clock.ts";
+import { systemClock, type TimerClock } from "./clock.ts";
 import type { OutputSource, PortProbe, RegexRunner, SourceChunk } from "./condition_ports.ts";
 import type { Conditions, LoopbackAddress } from "./conditions.ts";
 import type { StreamName } from "./output_log.ts";
@@ -36,7 +36,7 @@ export interface WatchOptions {
   regex: RegexRunner;
   probe: PortProbe;
   /** Must be the clock of `source.lastOutputAt()`. @default {systemClock} */
-  clock?: Clock;
+  clock?: TimerClock;
 }
 
 /** Starts watching; `result` settles with the first condition that holds. */
@@ -60,7 +60,7 @@ export class ConditionWatch implements Disposable {
   #source: OutputSource;
   #conditions: Conditions;
   #options: WatchOptions;
-  #clock: Clock;
+  #clock: TimerClock;
   #resolve: (hit: ConditionHit | null) => void;
   #done = false;
   #stop = new AbortController();
@@ -187,7 +187,7 @@ export class ConditionWatch implements Disposable {
 
   #checkIdle(idleMs: number): void {
     if (this.#done) return;
-    const quietMs = this.#clock.now() - this.#source.lastOutputAt();
+    const quietMs = this.#clock.nowMs() - this.#source.lastOutputAt();
     if (quietMs >= idleMs) return this.#settle({ kind: "idle", idleMs: quietMs });
     this.#cancelIdleCheck = this.#clock.setTimer(() => this.#checkIdle(idleMs), idleMs - quietMs);
   }

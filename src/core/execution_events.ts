@@ -1,5 +1,4 @@
-import type { Payload } from "./contract.ts";
-import type { ExecutionStatus } from "./execution.ts";
+import type { ExecutionStatus } from "../contract/results.ts";
 
 /** What happens to an execution that its session may hear about without polling. */
 export type ExecutionEvent =
@@ -36,5 +35,5 @@ export interface ExecutionRegistry {
   /** Executions of `owner`, newest first. */
   list(owner: string): ExecutionListing[];
   /** Status and newest output of one execution of `owner` (already redacted), or null. */
-  view(owner: string, id: string): Payload | null;
+  view(owner: string, id: string): Record<string, unknown> | null;
 }

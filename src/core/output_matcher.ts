@@ -1,4 +1,4 @@
-import type { Clock } from "./clock.ts";
+import type { TimerClock } from "./clock.ts";
 import type { OutputSource, RegexRunner, SourceChunk } from "./condition_ports.ts";
 import type { OutputCondition } from "./conditions.ts";
 import type { StreamName } from "./output_log.ts";
@@ -21,7 +21,7 @@ export interface OutputMatcherOptions {
   /** First position scanned. */
   startSeq: number;
   regex: RegexRunner;
-  clock: Clock;
+  clock: TimerClock;
   /** Called once, with the first match or failure. */
   onOutcome(outcome: OutputOutcome): void;
 }

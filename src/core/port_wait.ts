@@ -1,4 +1,4 @@
-import type { Clock } from "./clock.ts";
+import type { TimerClock } from "./clock.ts";
 import type { PortProbe } from "./condition_ports.ts";
 import type { LoopbackAddress, PortCondition } from "./conditions.ts";
 
@@ -17,7 +17,7 @@ export type PortOutcome =
  */
 export async function waitForPort(
   condition: PortCondition,
-  options: { probe: PortProbe; clock: Clock; signal: AbortSignal },
+  options: { probe: PortProbe; clock: TimerClock; signal: AbortSignal },
 ): Promise<PortOutcome | null> {
   const { port, hosts } = condition;
   const { probe, clock, signal } = options;
@@ -37,7 +37,7 @@ export async function waitForPort(
 }
 
 /** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
-function pause(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+function pause(clock: TimerClock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {

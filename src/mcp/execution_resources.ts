@@ -6,7 +6,7 @@ import {
   type UnsubscribeRequest,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Clock } from "../core/clock.ts";
+import type { TimerClock } from "../core/clock.ts";
 import type { ExecutionEvent, ExecutionRegistry } from "../core/execution_events.ts";
 import { UpdateThrottle } from "./update_throttle.ts";
 
@@ -25,7 +25,7 @@ export interface ExecutionResourcesOptions {
   owner: string;
   /** Least time between two output-driven updates of one resource. */
   outputUpdateIntervalMs: number;
-  clock: Clock;
+  clock: TimerClock;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type Clock, systemClock } from "../core/clock.ts";
+import { systemClock, type TimerClock } from "../core/clock.ts";
 import type { ExecutionEvent, ExecutionRegistry } from "../core/execution_events.ts";
 import { type ChannelMode, ClaudeChannel } from "./claude_channel.ts";
 import { ExecutionResources } from "./execution_resources.ts";
@@ -14,7 +14,7 @@ export interface SessionPushOptions {
   /** Claude Code channel events: when the client declares the capability. @default "opt-in" */
   channel?: ChannelMode;
   /** @default {systemClock} */
-  clock?: Clock;
+  clock?: TimerClock;
 }
 
 /** The pushes of one session; closing stops them (also done when the session's server closes). */

@@ -1,4 +1,4 @@
-import type { Clock } from "../core/clock.ts";
+import type { TimerClock } from "../core/clock.ts";
 
 /**
  * Per-key throttle of update notifications: the first change is sent at once, later ones at most
@@ -7,11 +7,11 @@ import type { Clock } from "../core/clock.ts";
 export class UpdateThrottle {
   #send: (key: string) => void;
   #intervalMs: number;
-  #clock: Clock;
+  #clock: TimerClock;
   #lastSent = new Map<string, number>();
   #pending = new Map<string, () => void>();
 
-  constructor(send: (key: string) => void, options: { intervalMs: number; clock: Clock }) {
+  constructor(send: (key: string) => void, options: { intervalMs: number; clock: TimerClock }) {
     this.#send = send;
     this.#intervalMs = options.intervalMs;
     this.#clock = options.clock;
@@ -21,7 +21,7 @@ export class UpdateThrottle {
   changed(key: string): void {
     if (this.#pending.has(key)) return;
     const last = this.#lastSent.get(key);
-    const waitMs = last === undefined ? 0 : last + this.#intervalMs - this.#clock.now();
+    const waitMs = last === undefined ? 0 : last + this.#intervalMs - this.#clock.monotonicMs();
     if (waitMs <= 0) return this.now(key);
     this.#pending.set(key, this.#clock.setTimer(() => this.now(key), waitMs));
   }
@@ -30,7 +30,7 @@ export class UpdateThrottle {
   now(key: string): void {
     this.#pending.get(key)?.();
     this.#pending.delete(key);
-    this.#lastSent.set(key, this.#clock.now());
+    this.#lastSent.set(key, this.#clock.monotonicMs());
     this.#send(key);
   }
 

@@ -6,6 +6,7 @@ import { type Conditions, parseUntil, type UntilArgs } from "../../src/core/cond
 import { createPortProbe } from "../../src/platform/port_probe.ts";
 import { createRegexRunner } from "../../src/platform/regex_worker.ts";
 import { ManualClock } from "./manual_clock.ts";
+import { systemClock } from "../../src/core/clock.ts";
 import { MemoryOutputSource } from "./memory_output_source.ts";
 
 const encoder = new TextEncoder();
@@ -323,7 +324,7 @@ Deno.test("port: holds once a real loopback listener accepts, not before", async
       return open;
     },
   };
-  const source = new MemoryOutputSource({ clock: { now: Date.now, setTimer: () => () => {} } });
+  const source = new MemoryOutputSource({ clock: { ...systemClock, setTimer: () => () => {} } });
   const watch = watchConditions(source, conditions({ port, host: "127.0.0.1" }), {
     cursorSeq: 1,
     regex,

@@ -1,12 +1,16 @@
-import type { Clock } from "../../src/core/clock.ts";
+import type { TimerClock } from "../../src/core/clock.ts";
 
 /** A clock that moves only when the test says so; due timers run in order inside `advance`. */
-export class ManualClock implements Clock {
+export class ManualClock implements TimerClock {
   #now = 0;
   #timers: { due: number; order: number; callback: () => void }[] = [];
   #order = 0;
 
-  now(): number {
+  nowMs(): number {
+    return this.#now;
+  }
+
+  monotonicMs(): number {
     return this.#now;
   }
 

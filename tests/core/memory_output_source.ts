@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/core/clock.ts";
+import type { TimerClock } from "../../src/core/clock.ts";
 import type { OutputSource, SourceChunk } from "../../src/core/condition_ports.ts";
 import type { StreamName } from "../../src/core/output_log.ts";
 import { RingBuffer } from "../../src/core/ring_buffer.ts";
@@ -10,15 +10,15 @@ export class MemoryOutputSource implements OutputSource {
   #buffers: Record<StreamName, RingBuffer>;
   #latestSeq = 1;
   #listeners = new Set<(chunk: SourceChunk) => void>();
-  #clock: Clock;
+  #clock: TimerClock;
   #lastOutputAt: number;
   #ended = false;
   #exit = Promise.withResolvers<void>();
 
-  constructor(options: { clock: Clock; capacityBytes?: number }) {
+  constructor(options: { clock: TimerClock; capacityBytes?: number }) {
     const { clock, capacityBytes = 1 << 20 } = options;
     this.#clock = clock;
-    this.#lastOutputAt = clock.now();
+    this.#lastOutputAt = clock.nowMs();
     this.#buffers = {
       stdout: new RingBuffer({ capacityBytes }),
       stderr: new RingBuffer({ capacityBytes }),
@@ -64,7 +64,7 @@ export class MemoryOutputSource implements OutputSource {
     if (bytes.length === 0) return seq;
     this.#buffers[stream].append(seq, bytes);
     this.#latestSeq += bytes.length;
-    this.#lastOutputAt = this.#clock.now();
+    this.#lastOutputAt = this.#clock.nowMs();
     for (const listener of this.#listeners) listener({ stream, seq, bytes });
     return seq;
   }
