@@ -1,10 +1,14 @@
 import type { Config } from "./config/mod.ts";
+import type { RegexRunner } from "./core/condition_ports.ts";
 import { errorText } from "./contract/error_text.ts";
+import { systemClock } from "./core/clock.ts";
 import { ExecutionManager } from "./core/manager.ts";
 import { TabShellTasks } from "./core/tab_shell/tab_shell_tasks.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { createPortProbe } from "./platform/port_probe.ts";
+import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
@@ -14,8 +18,6 @@ import { serveStdio } from "./transports/stdio.ts";
 
 /** tab-shell-mcp's default timeout of a foreground command. */
 const TAB_SHELL_TIMEOUT_MS = 30_000;
-
-const SYSTEM_CLOCK = { nowMs: () => Date.now(), monotonicMs: () => performance.now() };
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -42,7 +44,9 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
-  const manager = createManager(options, defaultShell);
+  // A live worker keeps the process alive: shutdown closes it.
+  const regex = createRegexRunner();
+  const manager = createManager(options, defaultShell, regex);
   const settings = { ...config, defaultShell };
   const tabShell = createTabShell(manager, options);
   const createSession: SessionFactory = (owner) => ({
@@ -58,6 +62,7 @@ export function createApp(options: AppOptions): App {
       logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
       await closeTransport();
       await manager.shutdown();
+      regex.close();
       stopped.resolve();
     })();
   const serve = async (): Promise<number> => {
@@ -98,7 +103,11 @@ async function startTransport(
 }
 
 /** The policy (name lists, admission, redaction) and the execution manager behind it. */
-function createManager(options: AppOptions, defaultShell: string): ExecutionManager {
+function createManager(
+  options: AppOptions,
+  defaultShell: string,
+  regex: RegexRunner,
+): ExecutionManager {
   const { config, platform, env, logger } = options;
   const names = startNameChecker(config, defaultShell);
   // A policy that cannot load fails closed: every execute reports why (see the manager).
@@ -128,8 +137,9 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     baseEnv: { ...env, ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
-    clock: SYSTEM_CLOCK,
+    clock: systemClock,
     logger,
+    until: { regex, probe: createPortProbe(), clock: systemClock },
   });
 }
 
@@ -157,7 +167,7 @@ function createTabShell(manager: ExecutionManager, options: AppOptions) {
     defaultShell,
     keepaliveMs: config.keepaliveIntervalMs,
     retentionMs: config.processRetentionMs,
-    clock: SYSTEM_CLOCK,
+    clock: systemClock,
     logger,
   });
   return { tasks, only: config.tools === "tab-shell" };

@@ -1,16 +1,5 @@
+import type { UntilArgs } from "../contract/arguments.ts";
 import type { StreamSelection } from "./output_log.ts";
-
-/** `until` as a tool call passes it (snake_case, already shaped by the tool schema or not). */
-export interface UntilArgs {
-  output?: string | null;
-  streams?: string | null;
-  scope?: string | null;
-  ignore_case?: boolean | null;
-  idle_ms?: number | null;
-  port?: number | null;
-  host?: string | null;
-  bytes?: number | null;
-}
 
 /** An output regular expression, compiled once and checked. */
 export interface OutputCondition {

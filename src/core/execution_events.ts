@@ -29,7 +29,7 @@ export interface ExecutionListing {
 }
 
 /** The execution registry as the pushes see it (the manager implements it). */
-export interface ExecutionRegistry {
+export interface ExecutionFeed {
   /** Calls `listener` for every event of every session; returns the function that unsubscribes. */
   subscribe(listener: (event: ExecutionEvent) => void): () => void;
   /** Executions of `owner`, newest first. */

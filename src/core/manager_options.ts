@@ -4,6 +4,7 @@ import type { Clock } from "./clock.ts";
 import type { Logger } from "./logger.ts";
 import type { ProcessControl } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
+import type { UntilPorts } from "./until.ts";
 
 /** What the core needs from the outside world; `src/app.ts` provides it. */
 export interface ManagerOptions {
@@ -21,4 +22,6 @@ export interface ManagerOptions {
   limits: Limits;
   clock: Clock;
   logger: Logger;
+  /** `until` conditions: the regex runner and port probe of `src/platform`, a timer clock. */
+  until: UntilPorts;
 }

@@ -7,7 +7,7 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TimerClock } from "../core/clock.ts";
-import type { ExecutionEvent, ExecutionRegistry } from "../core/execution_events.ts";
+import type { ExecutionEvent, ExecutionFeed } from "../core/execution_events.ts";
 import { UpdateThrottle } from "./update_throttle.ts";
 
 /** URI template of one execution's resource. */
@@ -35,13 +35,13 @@ export interface ExecutionResourcesOptions {
  */
 export class ExecutionResources {
   #server: McpServer;
-  #registry: ExecutionRegistry;
+  #registry: ExecutionFeed;
   #owner: string;
   #subscribed = new Set<string>();
   #throttle: UpdateThrottle;
 
   /** Call before the server connects (it registers handlers and capabilities). */
-  constructor(server: McpServer, registry: ExecutionRegistry, options: ExecutionResourcesOptions) {
+  constructor(server: McpServer, registry: ExecutionFeed, options: ExecutionResourcesOptions) {
     this.#server = server;
     this.#registry = registry;
     this.#owner = options.owner;

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { systemClock, type TimerClock } from "../core/clock.ts";
-import type { ExecutionEvent, ExecutionRegistry } from "../core/execution_events.ts";
+import type { ExecutionEvent, ExecutionFeed } from "../core/execution_events.ts";
 import { type ChannelMode, ClaudeChannel } from "./claude_channel.ts";
 import { ExecutionResources } from "./execution_resources.ts";
 import { ExitLog } from "./exit_log.ts";
@@ -32,7 +32,7 @@ export const OUTPUT_UPDATE_INTERVAL_MS = 1_000;
  */
 export function attachSessionPushes(
   server: McpServer,
-  registry: ExecutionRegistry,
+  registry: ExecutionFeed,
   options: SessionPushOptions,
 ): SessionPushes {
   const {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ConditionHit, watchConditions } from "../../src/core/condition_watch.ts";
-import { parseUntil, type UntilArgs } from "../../src/core/conditions.ts";
+import type { UntilArgs } from "../../src/contract/arguments.ts";
+import { parseUntil } from "../../src/core/conditions.ts";
 import { createPortProbe } from "../../src/platform/port_probe.ts";
 import { createRegexRunner } from "../../src/platform/regex_worker.ts";
 import { posix } from "../os.ts";

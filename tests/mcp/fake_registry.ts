@@ -1,8 +1,8 @@
 import type { ExecutionStatus } from "../../src/core/execution.ts";
 import type {
   ExecutionEvent,
+  ExecutionFeed,
   ExecutionListing,
-  ExecutionRegistry,
 } from "../../src/core/execution_events.ts";
 import { EventHub } from "../../src/core/event_hub.ts";
 
@@ -16,7 +16,7 @@ interface Record {
 }
 
 /** An execution registry in memory: tests start, feed and end executions by hand. */
-export class FakeRegistry implements ExecutionRegistry {
+export class FakeRegistry implements ExecutionFeed {
   readonly hub = new EventHub<ExecutionEvent>();
   #records = new Map<string, Record>();
 
