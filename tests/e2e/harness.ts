@@ -46,11 +46,13 @@ export interface StartOptions {
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
+  /** Deno flags added to `-P=server`, such as a net grant. */
+  denoFlags?: string[];
 }
 
 /** Starts the server as the README does and connects a real MCP client over stdio. */
 export async function startServer(options: StartOptions = {}): Promise<Session> {
-  const { command, args } = serverCommand(options.args);
+  const { command, args } = serverCommand(options.args, options.denoFlags);
   const transport = new StdioClientTransport({
     command,
     args,
