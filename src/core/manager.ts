@@ -78,9 +78,8 @@ export class ExecutionManager {
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
     const { limits } = this.#options;
     const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
-    const until = checkUntil(args.until, this.#options.until.probe);
+    const until = checkUntil(args.until, this.#options.until.probe, { window: yieldMs > 0 });
     if ("error" in until) return startFailed(until.error);
-    if (yieldMs === 0 && args.until) return startFailed(text.UNTIL_WITHOUT_YIELD);
     const launch = await this.launch(args, context);
     if (launch.kind !== "started") return startFailed(launch.reason);
     const { execution } = launch;

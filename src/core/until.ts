@@ -1,5 +1,6 @@
 import type { UntilArgs } from "../contract/arguments.ts";
 import type { MatchFields, UntilResult } from "../contract/results.ts";
+import { UNTIL_WITHOUT_YIELD } from "../contract/texts.ts";
 import { blockOn, type BlockOptions, type BlockOutcome } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
 import type { TimerClock } from "./clock.ts";
@@ -27,16 +28,19 @@ export type UntilOutcome = { outcome: BlockOutcome; hit: null } | {
 };
 
 /**
- * Checks `until` before anything waits: a parse error, or a port on hosts the server may not
- * probe. A port condition keeps only the hosts it may probe.
+ * Checks `until` before anything waits: a parse error, a port on hosts the server may not probe,
+ * or conditions without a `window` to watch them in (`execute` with `yield_ms: 0`). A port
+ * condition keeps only the hosts it may probe.
  */
 export function checkUntil(
   raw: UntilArgs | null | undefined,
   probe: PortProbe,
+  options: { window: boolean } = { window: true },
 ): { conditions: Conditions } | { error: string } {
   const decision = parseUntil(raw);
   if (!decision.ok) return { error: decision.error };
   const { conditions } = decision;
+  if (!options.window && hasConditions(conditions)) return { error: UNTIL_WITHOUT_YIELD };
   const { port } = conditions;
   if (port === null) return { conditions };
   const hosts = port.hosts.filter((host) => probe.unavailable(host) === null);

@@ -277,6 +277,16 @@ for (const transport of TRANSPORTS) {
         assert.match(started.text, error);
       });
     }
+    await t.step("execute with until but no yield window", async () => {
+      const reply = await peer.call("execute", {
+        command: "echo should-not-run",
+        side_effects: ["NONE"],
+        yield_ms: 0,
+        until: { output: "x" },
+      });
+      assert.equal(reply.isError, true, reply.text);
+      assert.match(reply.payload.error, /until needs a yield window; pass yield_ms above 0/);
+    });
     const ps = await peer.call("ps", {});
     assert.equal(ps.payload.executions.length, 1, "nothing else started");
     assert.equal(ps.payload.executions[0].status, "running", "the wait never blocked");
