@@ -343,3 +343,38 @@ Deno.test("pushes (http): another session hears nothing", async () => {
   );
   assert.notEqual(unread, "read", "b cannot read a's execution");
 });
+
+Deno.test("until: progress keeps flowing while a condition is awaited", async () => {
+  await using session = await startServer({ env: { YIELDSHELL_KEEPALIVE_INTERVAL_MS: "100" } });
+  const start = await session.call("execute", {
+    command: "read go; echo ready",
+    side_effects: ["NONE"],
+    yield_ms: 0,
+    close_stdin: false,
+  });
+  const id = start.payload.execution_id;
+  const notes: number[] = [];
+  const twoNotes = Promise.withResolvers<void>();
+  const waited = session.client.callTool(
+    {
+      name: "wait",
+      arguments: { execution_id: id, timeout_ms: 60_000, until: { output: "ready" } },
+    },
+    undefined,
+    {
+      timeout: 120_000,
+      onprogress: (note: { progress: number }) => {
+        notes.push(note.progress);
+        if (notes.length === 2) twoNotes.resolve();
+      },
+    },
+  );
+  // Only once heartbeats arrived is the line printed: the wait was still waiting for it.
+  await twoNotes.promise;
+  await session.call("write", { execution_id: id, input: "go", newline: true });
+  const result = await waited as CallToolResult;
+  const payload = result.structuredContent as { wait_result: string; stdout: string };
+  assert.equal(payload.wait_result, "output_matched");
+  assert.equal(payload.stdout, "ready\n");
+  assert.ok(notes[1] > notes[0], "progress grows");
+});
