@@ -4,6 +4,7 @@
  * (`Deno.Command` without MCP, or a minimal SDK server). Prints one table and
  * writes BENCHMARKS.md. `--only <section>` runs one section and writes nothing.
  */
+import { benchUntilLatency } from "./bench/until_latency.ts";
 import { parseArgs } from "node:util";
 import { benchColdStart } from "./bench/cold_start.ts";
 import { benchExitNotice } from "./bench/exit_notice.ts";
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "wire-bytes": benchWireBytes,
   sandbox: benchSandbox,
   "tools-list": benchToolsList,
+  until: benchUntilLatency,
 };
 
 const root = new URL("../", import.meta.url).pathname;

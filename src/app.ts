@@ -1,6 +1,8 @@
 import type { Config } from "./config/mod.ts";
+import type { RegexRunner } from "./core/condition_ports.ts";
 import { errorText } from "./contract/error_text.ts";
 import { ExecutionSearch } from "./core/execution_search.ts";
+import { systemClock } from "./core/clock.ts";
 import { ExecutionManager } from "./core/manager.ts";
 import { Searcher } from "./core/search.ts";
 import { Spool } from "./core/spool.ts";
@@ -9,6 +11,8 @@ import { TabShellTasks } from "./core/tab_shell/tab_shell_tasks.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { currentSpoolDisk, isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { createPortProbe } from "./platform/port_probe.ts";
+import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
 import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
@@ -19,8 +23,6 @@ import { serveStdio } from "./transports/stdio.ts";
 
 /** tab-shell-mcp's default timeout of a foreground command. */
 const TAB_SHELL_TIMEOUT_MS = 30_000;
-
-const SYSTEM_CLOCK = { nowMs: () => Date.now(), monotonicMs: () => performance.now() };
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -48,7 +50,9 @@ export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
   const spool = openSpool(options);
-  const manager = createManager(options, defaultShell, spool);
+  // A live worker keeps the process alive: shutdown closes it.
+  const regex = createRegexRunner();
+  const manager = createManager(options, defaultShell, spool, regex);
   const searcher = new Searcher();
   const search = new ExecutionSearch(manager, searcher, config.maxOutputBytes);
   const settings = { ...config, defaultShell };
@@ -69,6 +73,7 @@ export function createApp(options: AppOptions): App {
       await manager.shutdown();
       searcher.close();
       await spool?.close();
+      regex.close();
       stopped.resolve();
     })();
   const serve = async (): Promise<number> => {
@@ -113,6 +118,7 @@ function createManager(
   options: AppOptions,
   defaultShell: string,
   spool: Spool | null,
+  regex: RegexRunner,
 ): ExecutionManager {
   const { config, platform, env, logger } = options;
   const names = startNameChecker(config, defaultShell);
@@ -143,9 +149,10 @@ function createManager(
     baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
-    clock: SYSTEM_CLOCK,
+    clock: systemClock,
     logger,
     spool,
+    until: { regex, probe: createPortProbe(), clock: systemClock },
   });
 }
 
@@ -196,7 +203,7 @@ function createTabShell(manager: ExecutionManager, options: AppOptions) {
     defaultShell,
     keepaliveMs: config.keepaliveIntervalMs,
     retentionMs: config.processRetentionMs,
-    clock: SYSTEM_CLOCK,
+    clock: systemClock,
     logger,
   });
   return { tasks, only: config.tools === "tab-shell" };

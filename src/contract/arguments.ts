@@ -4,6 +4,18 @@
  */
 export type Truncation = "head" | "tail";
 
+/** `until` of `wait` and `execute`: each field one condition or a refinement of one. */
+export interface UntilArgs {
+  output?: string | null;
+  streams?: string | null;
+  scope?: string | null;
+  ignore_case?: boolean | null;
+  idle_ms?: number | null;
+  port?: number | null;
+  host?: string | null;
+  bytes?: number | null;
+}
+
 export interface ExecuteArgs {
   command: string;
   side_effects: readonly string[];
@@ -17,6 +29,7 @@ export interface ExecuteArgs {
   timeout_ms?: number | null;
   max_output_bytes?: number | null;
   truncation?: Truncation | null;
+  until?: UntilArgs | null;
 }
 
 export interface ReadArgs {
@@ -41,6 +54,7 @@ export interface WaitArgs {
   since_seq?: number | null;
   tail_lines?: number | null;
   truncation?: Truncation | null;
+  until?: UntilArgs | null;
 }
 
 export interface StopArgs {

@@ -32,6 +32,15 @@ export type PageFields = {
   stderr_tail_seq?: number;
 };
 
+/** Which `until` condition held (`wait_result` adds `exited` and `deadline_reached`). */
+export type UntilResult = "output_matched" | "bytes_reached" | "idle" | "port_open";
+
+/** The output an `output_matched` result matched; the page ends with its line. */
+export type MatchFields = { stream: "stdout" | "stderr"; text: string; seq: number };
+
+/** What a result says about the `until` condition that held. */
+export type UntilFields = { match?: MatchFields };
+
 /** A call that names an execution and was refused (unknown id, bad cursor arguments). */
 export type RefusedCall = { execution_id: string; error: string };
 
@@ -47,6 +56,8 @@ export type ExecuteResult =
       duration_ms: number;
     }
     & PageFields
+    & { until_result?: UntilResult }
+    & UntilFields
     & { message?: string; stdin_error?: string }
   );
 
@@ -68,10 +79,11 @@ export type WaitResult =
     & { execution_id: string; status: ExecutionStatus }
     & ExitFields
     & {
-      wait_result: "exited" | "deadline_reached";
+      wait_result: "exited" | "deadline_reached" | UntilResult;
       waited_ms: number;
       max_wait_ms: number;
     }
+    & UntilFields
     & PageFields
     & { stdin_error?: string }
   );

@@ -112,3 +112,7 @@ export function policyNotLoaded(reason: string): string {
 export function progressMessage(bytes: number, lastLine: string): string {
   return `${bytes} bytes of output so far${lastLine === "" ? "" : `; last line: ${lastLine}`}`;
 }
+
+/** `execute` with `until` but no yield window: nothing could ever be watched. */
+export const UNTIL_WITHOUT_YIELD =
+  "until needs a yield window; pass yield_ms above 0, or drop until and wait with until later";

@@ -1,6 +1,8 @@
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
 import type { Clock } from "./clock.ts";
+import type { SourceChunk } from "./condition_ports.ts";
+import { EventHub } from "./event_hub.ts";
 import type { Logger } from "./logger.ts";
 import { OutputLog, type StreamName } from "./output_log.ts";
 import { pumpOutput } from "./output_pump.ts";
@@ -55,6 +57,8 @@ export class Execution {
   readonly tree: ProcessTree;
   readonly redaction: Redaction;
   readonly stdin: StdinChannel;
+  /** Each append to the log, as it happens (conditions and pushes listen). */
+  readonly appended = new EventHub<SourceChunk>();
   /** Epoch seconds. */
   readonly startedAt: number;
   #status: ExecutionStatus = "running";
@@ -186,6 +190,7 @@ export class Execution {
       log: this.log,
       redactor: this.redaction.stream(),
       onChunk: () => this.#lastOutputAt = this.#clock.nowMs() / 1000,
+      onAppend: (stream, seq, bytes) => this.appended.emit({ stream, seq, bytes }),
     });
   }
 

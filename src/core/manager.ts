@@ -20,11 +20,11 @@ import type {
   WaitResult,
   WriteResult,
 } from "../contract/results.ts";
-import { normalizeSignalName } from "../contract/signal_names.ts";
 import * as text from "../contract/texts.ts";
-import { blockOn, type BlockOptions } from "./blocking.ts";
+import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
 import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
+import { EventFeed, VIEW_PAGE } from "./event_feed.ts";
 import type { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
 import { type PageOptions, type PageRequest, readPage } from "./page.ts";
@@ -32,7 +32,12 @@ import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
 import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
-import { GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS, REQUEST_CEILING_MS } from "./timing.ts";
+import { stopExecution } from "./stop_execution.ts";
+import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
+import { blockUntil, checkUntil, type UntilHit, untilPage } from "./until.ts";
+
+/** The arguments of a wait or execute that shape its page. */
+type PageArgs = Pick<WaitArgs, "since_seq" | "tail_lines" | "max_output_bytes" | "truncation">;
 
 /** Default age thresholds of `cleanup`: one hour. */
 const CLEANUP_DEFAULT_MS = 3_600_000;
@@ -40,7 +45,9 @@ const CLEANUP_DEFAULT_MS = 3_600_000;
 /** The registry of executions and every tool operation of the contract. */
 export class ExecutionManager {
   #options: ManagerOptions;
-  #executions = new ExecutionRegistry();
+  #executions = new ExecutionRegistry({ onRemove: (execution) => this.events.removed(execution) });
+  /** Execution events for the pushes of every session. */
+  readonly events: EventFeed;
   #shuttingDown = false;
   #shutdown: Promise<void> | null = null;
   /** Server-wide page settings: the response cap and the server's secrets. */
@@ -52,6 +59,10 @@ export class ExecutionManager {
       capBytes: options.limits.maxOutputBytes,
       redaction: options.redactionFor({}),
     };
+    this.events = new EventFeed({
+      records: (owner) => this.records(owner),
+      view: (execution) => readResult(execution, this.#page(execution, VIEW_PAGE), "both"),
+    });
   }
 
   /** Live executions across all sessions. */
@@ -66,29 +77,28 @@ export class ExecutionManager {
 
   /** Admits, starts, then blocks on one command for its yield window. */
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
+    const { limits } = this.#options;
+    const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
+    const until = checkUntil(args.until, this.#options.until.probe, { window: yieldMs > 0 });
+    if ("error" in until) return startFailed(until.error);
     const launch = await this.launch(args, context);
     if (launch.kind !== "started") return startFailed(launch.reason);
     const { execution } = launch;
-    const { limits } = this.#options;
-    const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
-    const outcome = await blockOn(
-      execution,
-      Math.min(yieldMs, REQUEST_CEILING_MS),
-      context,
-      this.#blockOptions(),
-    );
-    if (outcome === "cancelled") this.#interrupt(execution);
+    const budgetMs = Math.min(yieldMs, REQUEST_CEILING_MS);
+    const { outcome, hit } = await blockUntil(execution, until.conditions, budgetMs, context, {
+      ...this.#blockOptions(),
+      cursorSeq: 1,
+    });
+    if (outcome === "cancelled" || hit?.kind === "failed") this.#interrupt(execution);
+    if (hit?.kind === "failed") return startFailed(hit.error);
     this.reap();
     const retained = this.#executions.has(execution.id);
-    const page = this.#page(execution, {
-      sinceSeq: null,
-      tailLines: null,
-      streams: "both",
-      maxOutputBytes: args.max_output_bytes,
-      ...this.#view(args.truncation),
-    });
+    const { max_output_bytes, truncation } = args;
+    const page = this.#untilPage(execution, { max_output_bytes, truncation }, hit);
     if (!retained) markReaped(page);
-    return succeeded(executeResult(execution, page, retained));
+    const result = executeResult(execution, page, retained, hit);
+    if (result.status === "backgrounded") this.events.backgrounded(execution);
+    return succeeded(result);
   }
 
   read(args: ReadArgs, context: CallContext): Outcome<ReadResult> {
@@ -131,48 +141,25 @@ export class ExecutionManager {
     const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
     if (invalid !== null) return refused(id, invalid);
     const { clock } = this.#options;
+    const until = checkUntil(args.until, this.#options.until.probe);
+    if ("error" in until) return refused(id, until.error);
     const maxWaitMs = clamp(args.timeout_ms ?? REQUEST_CEILING_MS, 0, REQUEST_CEILING_MS);
     const started = clock.monotonicMs();
-    await blockOn(execution, maxWaitMs, context, this.#blockOptions());
+    const { hit } = await blockUntil(execution, until.conditions, maxWaitMs, context, {
+      ...this.#blockOptions(),
+      cursorSeq: args.since_seq ?? execution.resumeCursor,
+    });
+    if (hit?.kind === "failed") return refused(id, hit.error);
     const waitedMs = clock.monotonicMs() - started;
     const retained = this.#executions.has(id);
-    const page = this.#page(execution, {
-      sinceSeq: args.since_seq ?? null,
-      tailLines: args.tail_lines ?? null,
-      streams: "both",
-      maxOutputBytes: args.max_output_bytes,
-      ...this.#view(args.truncation),
-    });
+    const page = this.#untilPage(execution, args, hit);
     if (!retained) markReaped(page);
-    return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }));
+    return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }, hit));
   }
 
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
-    const id = args.execution_id;
-    const raw = args.signal ?? "SIGTERM";
-    const execution = this.lookup(id, context);
-    if (execution === null) {
-      return failed({ execution_id: id, stopped: false, error: text.unknownId(id) });
-    }
-    if (!execution.live) {
-      // Not a failure: nothing of it runs, which is what a stop is for; say how it ended.
-      const { status } = execution;
-      return succeeded({
-        execution_id: id,
-        stopped: false,
-        status,
-        error: text.notRunning(status),
-      });
-    }
-    const signal = normalizeSignalName(raw);
-    if (signal === null || !this.#options.processes.supportsSignal(signal)) {
-      return failed({ execution_id: id, stopped: false, error: text.invalidSignal(raw) });
-    }
-    const graceMs = clamp(args.force_after_ms ?? GRACEFUL_STOP_MS, 0, MAX_STOP_GRACE_MS);
-    if (await execution.terminate(signal, graceMs, "stop")) {
-      return succeeded({ execution_id: id, stopped: true, signal, error: null });
-    }
-    return failed({ execution_id: id, stopped: false, signal, error: text.STOP_FAILED });
+    const execution = this.lookup(args.execution_id, context);
+    return await stopExecution(execution, args, this.#options.processes);
   }
 
   ps(args: PsArgs, context: CallContext): Outcome<PsResult> {
@@ -233,6 +220,7 @@ export class ExecutionManager {
     const execution = startExecution(args, identity, { ...this.#options, ...overrides });
     if (typeof execution === "string") return { kind: "unstarted", reason: execution } as const;
     this.#executions.add(execution);
+    this.events.started(execution);
     return { kind: "started", execution } as const;
   }
 
@@ -283,9 +271,23 @@ export class ExecutionManager {
     return { truncation: truncation ?? this.#options.limits.truncation, tails };
   }
 
-  #blockOptions(): BlockOptions {
-    const { limits, clock, logger } = this.#options;
-    return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger };
+  #blockOptions(): BlockOptions & { ports: ManagerOptions["until"] } {
+    const { limits, clock, logger, until } = this.#options;
+    return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
+  }
+
+  /** The page of a wait or execute, ending with the matched line on an output match. */
+  #untilPage(execution: Execution, args: PageArgs, hit: UntilHit | null) {
+    return this.#page(
+      execution,
+      untilPage({
+        sinceSeq: args.since_seq ?? null,
+        tailLines: args.tail_lines ?? null,
+        streams: "both",
+        maxOutputBytes: args.max_output_bytes,
+        ...this.#view(args.truncation),
+      }, hit),
+    );
   }
 
   #nowS(): number {

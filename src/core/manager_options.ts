@@ -5,6 +5,7 @@ import type { Logger } from "./logger.ts";
 import type { ProcessControl } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
 import type { Spool } from "./spool.ts";
+import type { UntilPorts } from "./until.ts";
 
 /** What the core needs from the outside world; `src/app.ts` provides it. */
 export interface ManagerOptions {
@@ -24,4 +25,6 @@ export interface ManagerOptions {
   logger: Logger;
   /** Where output older than the memory cache goes; absent or null: `spool: off`. */
   spool?: Spool | null;
+  /** `until` conditions: the regex runner and port probe of `src/platform`, a timer clock. */
+  until: UntilPorts;
 }

@@ -75,6 +75,13 @@ export interface OutputLogOptions {
   spool?: ExecutionSpool | null;
 }
 
+/** A run of bytes of one stream at its first position. */
+export interface StreamPiece {
+  readonly stream: StreamName;
+  readonly seq: number;
+  readonly bytes: Uint8Array;
+}
+
 interface StreamChunk extends Chunk {
   readonly stream: StreamName;
 }
@@ -177,6 +184,13 @@ export class OutputLog {
   append(stream: StreamName, bytes: Uint8Array): void {
     this.#buffers[stream].append(this.#latestSeq, bytes);
     this.#latestSeq += bytes.length;
+  }
+
+  /** Retained chunks of `stream` that end after `seq`, the first trimmed to start there. */
+  *chunksFrom(stream: StreamName, seq: number): Generator<StreamPiece> {
+    for (const chunk of this.#buffers[stream].chunksFrom(seq)) {
+      yield { stream, seq: chunk.startSeq, bytes: chunk.bytes };
+    }
   }
 
   /** Reads the selected streams from `startSeq` in position order, within one shared byte budget. */

@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ExecutionSearch } from "../core/execution_search.ts";
 import type { ExecutionManager } from "../core/manager.ts";
+import { attachSessionPushes } from "./session_pushes.ts";
 import { type ListedTool, toolList } from "./tool_list.ts";
 import type { ToolSettings } from "./tool_settings.ts";
 import type { TabShellTasks } from "../core/tab_shell/tab_shell_tasks.ts";
@@ -82,5 +83,7 @@ export function createServer(manager: ExecutionManager, options: ServerOptions):
     list ??= toolList(registered);
     return { tools: list };
   });
+  // Word on exit, pushed: this session hears only about its own executions.
+  attachSessionPushes(server, manager.events, { owner: options.owner });
   return server;
 }

@@ -46,7 +46,7 @@ export interface StartOptions {
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
-  /** Deno flags added to `-P=server`, such as a write grant for another spool directory. */
+  /** Deno flags added to `-P=server`, such as a write grant for another spool directory or a net grant. */
   denoFlags?: string[];
 }
 

@@ -16,6 +16,7 @@ import {
   truncation,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
+import { MatchSchema, UntilResultSchema, UntilSchema } from "../until_schema.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 import { describeShell } from "./execute_description.ts";
 
@@ -53,6 +54,7 @@ export function executeInputSchema(settings: ToolSettings) {
     ),
     max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
     truncation: truncation(settings.truncation),
+    until: UntilSchema,
   });
 }
 
@@ -74,6 +76,8 @@ const ExecuteOutputSchema = z.object({
   duration_ms: z.number().optional(),
   ...cursorFields,
   ...tailFields,
+  until_result: UntilResultSchema.optional(),
+  match: MatchSchema.optional(),
   message: z.string().optional(),
   error: z.string().optional().describe("Why the command did not start"),
 });
@@ -105,7 +109,7 @@ function describeExecute(settings: ToolSettings): string {
   );
   return [
     describeShell(settings.defaultShell),
-    "Done within yield_ms: answered inline (completed); else it keeps running and returns backgrounded with an opaque execution_id for read, wait, write and stop. Returned output advances the read cursor.",
+    "Done within yield_ms: answered inline (completed); else it keeps running and returns backgrounded with an opaque execution_id for read, wait, write and stop (until returns backgrounded early, e.g. once a dev server prints its ready line). Returned output advances the read cursor.",
     `Non-interactive: stdin closed unless close_stdin is false${
       overlay.length === 0 ? "" : `; ${overlay.join(" ")} set`
     }.`,

@@ -18,6 +18,7 @@ import {
   truncation,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
+import { MatchSchema, UntilSchema, WaitResultSchema } from "../until_schema.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `wait`'s arguments, with the operator's response cap and truncation as defaults. */
@@ -31,6 +32,7 @@ export function waitInputSchema(settings: ToolSettings) {
     since_seq: sinceSeq,
     tail_lines: tailLines,
     truncation: truncation(settings.truncation),
+    until: UntilSchema,
   });
 }
 
@@ -38,9 +40,8 @@ const WaitOutputSchema = z.object({
   execution_id: z.string(),
   status: status.optional(),
   ...exitFields,
-  wait_result: z.enum(["exited", "deadline_reached"]).optional().describe(
-    "exited: nothing of it runs any more; deadline_reached: timeout_ms ran out first",
-  ),
+  wait_result: WaitResultSchema.optional(),
+  match: MatchSchema.optional(),
   waited_ms: z.number().optional(),
   max_wait_ms: z.number().int().optional().describe("The budget after capping"),
   ...cursorFields,
@@ -56,7 +57,7 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     name: "wait",
     title: "Wait for an execution",
     description:
-      "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes; then return new output like read. Never stops it: wait_result tells which happened.",
+      "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes, or an until condition holds (output matching a regex, quiet output, a loopback port open, new bytes); then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
     outputSchema: WaitOutputSchema,
     annotations: {
