@@ -1,0 +1,98 @@
+import { currentPlatform, currentPtyBackend } from "../../src/platform/mod.ts";
+import type { PtyBackend, PtyProcess } from "../../src/platform/mod.ts";
+import { eventually, marker } from "../e2e/harness.ts";
+
+const decoder = new TextDecoder();
+
+/** A program on a terminal whose output a test can watch; disposing kills and awaits it. */
+export interface RunningPty extends AsyncDisposable {
+  pty: PtyProcess;
+  /** The value of `YS_TEST_MARKER` in the program's environment (for /proc checks). */
+  marker: string;
+  /** Everything read from the terminal so far, decoded. */
+  text(): string;
+  /** Raw bytes read so far. */
+  bytes(): Uint8Array;
+  /** Settles when `output` has ended. */
+  ended: Promise<void>;
+  /** Types text (a string is UTF-8 encoded). */
+  type(text: string): Promise<void>;
+  /** Waits until the output contains `wanted` (after `from`, an index into `text()`). */
+  waitFor(wanted: string | RegExp, from?: number): Promise<void>;
+}
+
+export interface PtyStartOptions {
+  cols?: number;
+  rows?: number;
+  env?: Record<string, string>;
+  cwd?: string;
+  shell?: string | null;
+  backend?: PtyBackend;
+}
+
+/** Default backend of this OS, built once per test file. */
+export function defaultBackend(): PtyBackend {
+  return currentPtyBackend(currentPlatform());
+}
+
+/** Starts `command` through `/bin/sh -c` on a terminal and collects its output. */
+export function startPty(command: string, options: PtyStartOptions = {}): RunningPty {
+  const tag = marker();
+  const backend = options.backend ?? defaultBackend();
+  const pty = backend.spawn({
+    shell: options.shell ?? null,
+    command,
+    cwd: options.cwd ?? Deno.cwd(),
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/tmp",
+      LANG: "C.UTF-8",
+      YS_TEST_MARKER: tag,
+      ...options.env,
+    },
+    token: tag,
+    cols: options.cols ?? 120,
+    rows: options.rows ?? 40,
+  });
+  const chunks: Uint8Array[] = [];
+  let text = "";
+  const ended = (async () => {
+    for await (const chunk of pty.output) {
+      chunks.push(chunk);
+      text += decoder.decode(chunk, { stream: true });
+    }
+  })();
+  const encoder = new TextEncoder();
+  return {
+    pty,
+    marker: tag,
+    text: () => text,
+    bytes: () => {
+      const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+      let offset = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.length;
+      }
+      return all;
+    },
+    ended,
+    type: (typed) => pty.write(encoder.encode(typed)),
+    waitFor: (wanted, from = 0) =>
+      eventually(
+        () => {
+          const seen = text.slice(from);
+          return typeof wanted === "string" ? seen.includes(wanted) : wanted.test(seen);
+        },
+        20_000,
+        `${wanted} in terminal output ${JSON.stringify(text.slice(-300))}`,
+      ),
+    async [Symbol.asyncDispose]() {
+      await pty.signalSession("SIGKILL").catch(() => false);
+      pty.signal("SIGKILL");
+      await pty.exited;
+      await pty.close();
+      await ended;
+    },
+  };
+}
