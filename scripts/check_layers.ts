@@ -15,9 +15,13 @@ function relative(from: string, to: string): string {
 
 /** Which local layers and packages each layer may import. */
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
-  core: { layers: ["core", "policy", "platform/types.ts"], packages: [] },
+  core: {
+    layers: ["core", "policy", "terminal", "platform/types.ts", "platform/pty/types.ts"],
+    packages: [],
+  },
   policy: { layers: ["policy"], packages: ["web-tree-sitter", "tree-sitter-bash"] },
   platform: { layers: ["platform"], packages: [] },
+  terminal: { layers: ["terminal"], packages: ["@xterm/headless"] },
   config: { layers: ["config", "policy"], packages: ["zod", "yaml", "node:util"] },
   mcp: { layers: ["mcp", "core", "policy"], packages: ["@modelcontextprotocol/sdk", "zod"] },
   transports: {
@@ -37,7 +41,7 @@ const CONFINED: { pattern: RegExp; what: string; allowed: string[] }[] = [
 ];
 
 /** Layers that must not touch Deno APIs at all (the OS lives in platform/). */
-const NO_DENO = ["core", "mcp"];
+const NO_DENO = ["core", "mcp", "terminal"];
 
 function walk(dir: string): string[] {
   const files: string[] = [];
