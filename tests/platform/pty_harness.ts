@@ -11,6 +11,8 @@ export interface RunningPty extends AsyncDisposable {
   marker: string;
   /** Everything read from the terminal so far, decoded. */
   text(): string;
+  /** `performance.now()` of the last output chunk (the start, before any). */
+  lastOutputAt(): number;
   /** Raw bytes read so far. */
   bytes(): Uint8Array;
   /** Settles when `output` has ended. */
@@ -56,9 +58,11 @@ export function startPty(command: string, options: PtyStartOptions = {}): Runnin
   });
   const chunks: Uint8Array[] = [];
   let text = "";
+  let lastOutputAt = performance.now();
   const ended = (async () => {
     for await (const chunk of pty.output) {
       chunks.push(chunk);
+      lastOutputAt = performance.now();
       text += decoder.decode(chunk, { stream: true });
     }
   })();
@@ -67,6 +71,7 @@ export function startPty(command: string, options: PtyStartOptions = {}): Runnin
     pty,
     marker: tag,
     text: () => text,
+    lastOutputAt: () => lastOutputAt,
     bytes: () => {
       const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
       let offset = 0;
@@ -78,18 +83,27 @@ export function startPty(command: string, options: PtyStartOptions = {}): Runnin
     },
     ended,
     type: (typed) => pty.write(encoder.encode(typed)),
-    waitFor: (wanted, from = 0) =>
-      eventually(
-        () => {
-          const seen = text.slice(from);
-          return typeof wanted === "string" ? seen.includes(wanted) : wanted.test(seen);
-        },
-        20_000,
-        `${wanted} in terminal output ${JSON.stringify(text.slice(-300))}`,
-      ),
+    async waitFor(wanted, from = 0) {
+      const seen = () => {
+        const tail = text.slice(from);
+        return typeof wanted === "string" ? tail.includes(wanted) : wanted.test(tail);
+      };
+      try {
+        await eventually(seen, 20_000);
+      } catch {
+        throw new Error(
+          `Timed out waiting for ${JSON.stringify(String(wanted))} in terminal output ${
+            JSON.stringify(text.slice(from).slice(-600))
+          }`,
+        );
+      }
+    },
     async [Symbol.asyncDispose]() {
       await pty.signalSession("SIGKILL").catch(() => false);
       pty.signal("SIGKILL");
+      try {
+        Deno.kill(pty.pid, "SIGKILL"); // Also when a broken spawn left it outside its own group.
+      } catch { /* already gone */ }
       await pty.exited;
       await pty.close();
       await ended;
