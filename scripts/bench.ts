@@ -10,6 +10,7 @@ import { benchExitNotice } from "./bench/exit_notice.ts";
 import { benchHttpSection, benchPolicySection } from "./bench/external.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
+import { benchPtyRoundTrip } from "./bench/pty_round_trip.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "exit-notice": benchExitNotice,
   "live-memory": benchLiveMemory,
   "read-cost": benchReadCost,
+  "pty-round-trip": benchPtyRoundTrip,
   policy: benchPolicySection,
   http: benchHttpSection,
 };

@@ -88,11 +88,21 @@ export class LibcPtyProcess implements PtyProcess {
 
   signal(signal: string): boolean {
     let delivered = sendToGroup(this.pid, signal);
-    const foreground = this.#closed ? null : this.state().foregroundGroup;
+    const foreground = this.#foregroundGroup();
     if (foreground !== null && foreground !== this.pid) {
       delivered = sendToGroup(foreground, signal) || delivered;
     }
     return delivered;
+  }
+
+  /** The foreground group, or null when closed or not known (a stop must not throw). */
+  #foregroundGroup(): number | null {
+    if (this.#closed) return null;
+    try {
+      return this.state().foregroundGroup;
+    } catch {
+      return null;
+    }
   }
 
   async signalSession(signal: string): Promise<boolean> {
