@@ -12,6 +12,7 @@ import type { Platform } from "./types.ts";
 import { createWindowsPlatform } from "./windows.ts";
 
 export type { Platform, ShellExit, SpawnedProcess, SpawnRequest } from "./types.ts";
+export { asSpawnedProcess } from "./pty/mod.ts";
 export type { PtyBackend, PtyProcess, PtySpawnRequest, TerminalState } from "./pty/mod.ts";
 
 /** Picks the adapter for the running OS; the only place that branches on it. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LINUX_PTY_ABI } from "../../src/platform/pty/abi.ts";
-import { createPtyBackend, FFI_MISSING } from "../../src/platform/pty/mod.ts";
+import { asSpawnedProcess, createPtyBackend, FFI_MISSING } from "../../src/platform/pty/mod.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { eventually, isAlive, processesWithMarker } from "../e2e/harness.ts";
 import { linux, posix } from "../os.ts";
@@ -161,6 +161,22 @@ linux.test("a write blocked on a full terminal ends when the terminal closes", a
     await run.pty.exited;
     await run.pty.close();
     assert.equal(await outcome, "Cannot write to the terminal: the terminal is closed");
+  } finally {
+    await run[Symbol.asyncDispose]();
+  }
+});
+
+linux.test("as a spawned process: stdout is the terminal, stderr is empty, stdin types", async () => {
+  const run = startPty('read line; echo "out $line"; echo "err $line" >&2');
+  try {
+    const process = asSpawnedProcess(run.pty);
+    const writer = process.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("x\r"));
+    await writer.close();
+    assert.equal(await new Response(process.stderr).text(), "");
+    await run.ended;
+    assert.equal(run.text(), "x\r\nout x\r\nerr x\r\n");
+    assert.deepEqual(await process.exited, { exitCode: 0, signal: null });
   } finally {
     await run[Symbol.asyncDispose]();
   }

@@ -3,6 +3,7 @@ import { Libc } from "./libc.ts";
 import { spawnLibcPty } from "./spawn_libc_pty.ts";
 import type { PtyBackend, PtyProcess, PtySpawnRequest } from "./types.ts";
 
+export { asSpawnedProcess } from "./as_spawned_process.ts";
 export { darwinPtyAbi, LINUX_PTY_ABI, type PtyAbi } from "./abi.ts";
 export { DEFAULT_TERM } from "./spawn_libc_pty.ts";
 export type { PtyBackend, PtyProcess, PtySpawnRequest, TerminalState } from "./types.ts";
