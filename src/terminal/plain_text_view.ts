@@ -1,4 +1,4 @@
-import { INVISIBLE_CLASS, isSafeCharacter } from "./sanitize.ts";
+import { INVISIBLE_CLASS, isSafeCharacter } from "./sanitize_text.ts";
 
 type State = "ground" | "escape" | "intermediate" | "csi" | "string" | "stringEscape";
 

@@ -1,6 +1,6 @@
 import type { ShellExit } from "../types.ts";
 import type { Libc } from "./libc.ts";
-import { type Interest, waitReady } from "./readiness.ts";
+import { type Interest, waitReady } from "./wait_ready.ts";
 import type { PtyProcess, TerminalState } from "./types.ts";
 import { decodeWaitStatus } from "./wait_status.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TerminalScreen } from "../../src/terminal/screen.ts";
+import { TerminalScreen } from "../../src/terminal/terminal_screen.ts";
 
 Deno.test("the screen shows what a terminal shows after cursor moves", async () => {
   using screen = new TerminalScreen({ cols: 20, rows: 5 });

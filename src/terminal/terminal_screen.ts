@@ -1,5 +1,5 @@
 import xterm from "@xterm/headless";
-import { sanitizeText } from "./sanitize.ts";
+import { sanitizeText } from "./sanitize_text.ts";
 
 /** The rendered screen as plain text. */
 export interface ScreenSnapshot {
