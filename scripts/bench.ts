@@ -7,14 +7,17 @@
 import { parseArgs } from "node:util";
 import { benchColdStart } from "./bench/cold_start.ts";
 import { benchExitNotice } from "./bench/exit_notice.ts";
-import { benchHttpSection, benchPolicySection } from "./bench/external.ts";
+import { benchHttpSection } from "./bench/http.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
+import { benchPolicySection } from "./bench/policy.ts";
 import { benchPtyRoundTrip } from "./bench/pty_round_trip.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
+import { benchSandbox } from "./bench/sandbox.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
+import { benchWireBytes } from "./bench/wire_bytes.ts";
 
 const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "cold-start": benchColdStart,
@@ -27,6 +30,8 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "pty-round-trip": benchPtyRoundTrip,
   policy: benchPolicySection,
   http: benchHttpSection,
+  "wire-bytes": benchWireBytes,
+  sandbox: benchSandbox,
 };
 
 const root = new URL("../", import.meta.url).pathname;

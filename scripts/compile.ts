@@ -1,10 +1,13 @@
 /**
- * `deno task compile [--net-host HOST]... [--expect-version TAG] [TARGET...]`
+ * `deno task compile [--net-host HOST]... [--expect-version TAG] [--codesign] [TARGET...]`
+ * `deno task compile --sums-only [TARGET...]`
  *
  * Builds `dist/yieldshell-<target>[.exe]` for each target (all when none is named) with the
  * `server` permission set baked in, then writes `dist/SHA256SUMS`. Before compiling anything
  * it checks that the project files and, per target, the `denort` runtime are available, and
- * stops with one message when they are not.
+ * stops with one message when they are not. `--codesign` (macOS only) signs and verifies the
+ * macOS binaries; `--sums-only` compiles nothing and writes the sums of binaries already built
+ * (the release assembles them from several runners).
  */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -15,10 +18,12 @@ import {
   ENTRY_POINT,
   formatSums,
   INCLUDES,
+  isDarwinTarget,
   type MissingRuntime,
   OUTPUT_DIR,
   outputName,
   parseTargets,
+  planCodesign,
   planCompile,
   preflightMessage,
   SUMS_FILE,
@@ -40,11 +45,17 @@ Options:
   --net-host HOST        also let the HTTP transport bind HOST (repeatable); the default
                          build allows loopback only: 127.0.0.1, localhost, [::1]
   --expect-version TAG   fail unless deno.json's version matches TAG (v prefix allowed)
+  --codesign             sign each macOS binary with codesign and verify it (macOS only):
+                         ad hoc, or with APPLE_SIGNING_IDENTITY when that is set
+  --sums-only            compile nothing; write ${OUTPUT_DIR}/${SUMS_FILE} for the targets'
+                         binaries already in ${OUTPUT_DIR}/ (each must exist)
   --help                 print this help
 
 Environment:
   DENORT_BIN             an unzipped denort ${Deno.version.deno} for the host target
-                         (${Deno.build.target}); used for that target only`;
+                         (${Deno.build.target}); used for that target only
+  APPLE_SIGNING_IDENTITY a Developer ID Application identity in the keychain, for
+                         --codesign with the hardened runtime (unset: ad hoc)`;
 
 function rootPath(relative: string): string {
   return fileURLToPath(new URL(relative, ROOT));
@@ -143,6 +154,73 @@ async function sha256(path: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", await Deno.readFile(path)));
 }
 
+async function writeSums(targets: readonly Target[]): Promise<void> {
+  const sums = [];
+  for (const target of targets) {
+    const name = outputName(target);
+    sums.push({ name, sha256: await sha256(rootPath(`${OUTPUT_DIR}/${name}`)) });
+  }
+  const text = formatSums(sums);
+  await Deno.writeTextFile(rootPath(`${OUTPUT_DIR}/${SUMS_FILE}`), text);
+  console.log(`\nWrote ${OUTPUT_DIR}/${SUMS_FILE}:\n${text}`);
+}
+
+/** `--sums-only`: the sums of binaries built elsewhere, refusing when one is missing. */
+async function sumsOnly(targets: readonly Target[]): Promise<number> {
+  const missing = [];
+  for (const target of targets) {
+    if (!(await isFile(rootPath(`${OUTPUT_DIR}/${outputName(target)}`)))) {
+      missing.push(`${OUTPUT_DIR}/${outputName(target)}`);
+    }
+  }
+  if (missing.length > 0) {
+    console.error(
+      `Cannot write ${OUTPUT_DIR}/${SUMS_FILE} as ${missing.join(", ")} ` +
+        `${missing.length === 1 ? "is" : "are"} missing: build ${
+          missing.length === 1 ? "it" : "them"
+        } first, or name only the targets you built`,
+    );
+    return 1;
+  }
+  await writeSums(targets);
+  return 0;
+}
+
+/** Signs and verifies `output` with codesign; the exit code of the first call that fails. */
+async function codesign(output: string, identity?: string): Promise<number> {
+  const [step] = planCodesign([output], identity);
+  for (const args of [step.sign, step.verify]) {
+    console.log(`$ codesign ${args.join(" ")}`);
+    const { code } = await new Deno.Command("codesign", {
+      args,
+      cwd: rootPath("."),
+      stdin: "null",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0) {
+      console.error(`Cannot sign ${output}: codesign ${args[0]} exited with code ${code}`);
+      return code;
+    }
+  }
+  return 0;
+}
+
+/** Why `--codesign`/`--sums-only` cannot be honoured for `targets`, or null. */
+function modeProblem(targets: readonly Target[], sign: boolean, sumsOnlyMode: boolean) {
+  if (sign && sumsOnlyMode) {
+    return "Cannot combine --codesign with --sums-only: sign while compiling, then write the sums";
+  }
+  if (sign && Deno.build.os !== "darwin") {
+    return `Cannot codesign on ${Deno.build.os}: codesign exists only on macOS; build the ` +
+      "apple-darwin targets on a macOS runner, or drop --codesign";
+  }
+  if (sign && !targets.some(isDarwinTarget)) {
+    return "Cannot codesign: --codesign signs the apple-darwin targets and none was named";
+  }
+  return null;
+}
+
 async function removeStaleOutputs(): Promise<void> {
   // dist/ always holds exactly one build, so SHA256SUMS covers every binary next to it.
   for (const name of [...TARGETS.map(outputName), SUMS_FILE]) {
@@ -160,6 +238,8 @@ async function main(args: string[]): Promise<number> {
       options: {
         "net-host": { type: "string", multiple: true, default: [] },
         "expect-version": { type: "string" },
+        codesign: { type: "boolean", default: false },
+        "sums-only": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
     });
@@ -187,6 +267,13 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const targets = steps.map((step) => step.target);
+  const sign = parsed.values.codesign;
+  const problem = modeProblem(targets, sign, parsed.values["sums-only"]);
+  if (problem !== null) {
+    console.error(problem);
+    return 2;
+  }
+  if (parsed.values["sums-only"]) return await sumsOnly(targets);
 
   const denortBin = Deno.env.get("DENORT_BIN");
   const inputs = [ENTRY_POINT, ...INCLUDES];
@@ -214,7 +301,7 @@ async function main(args: string[]): Promise<number> {
   await Deno.mkdir(rootPath(OUTPUT_DIR), { recursive: true });
   await removeStaleOutputs();
   const environment = Deno.env.toObject();
-  const sums = [];
+  const identity = Deno.env.get("APPLE_SIGNING_IDENTITY");
   for (const step of steps) {
     const env = { ...environment };
     if (!usesDenortBin(step.target, Deno.build.target, denortBin)) delete env.DENORT_BIN;
@@ -232,11 +319,12 @@ async function main(args: string[]): Promise<number> {
       console.error(`Cannot compile for ${step.target}: deno compile exited with code ${code}`);
       return code;
     }
-    sums.push({ name: outputName(step.target), sha256: await sha256(rootPath(step.output)) });
+    if (sign && isDarwinTarget(step.target)) {
+      const signed = await codesign(step.output, identity);
+      if (signed !== 0) return signed;
+    }
   }
-  const text = formatSums(sums);
-  await Deno.writeTextFile(rootPath(`${OUTPUT_DIR}/${SUMS_FILE}`), text);
-  console.log(`\nWrote ${OUTPUT_DIR}/${SUMS_FILE}:\n${text}`);
+  await writeSums(targets);
   return 0;
 }
 

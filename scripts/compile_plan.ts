@@ -237,3 +237,48 @@ export function formatSums(entries: readonly SumEntry[]): string {
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/** Whether `target` is a macOS target, whose binaries macOS runs only when signed. */
+export function isDarwinTarget(target: Target): boolean {
+  return target.endsWith("-apple-darwin");
+}
+
+/**
+ * Entitlements of a Developer ID signature: the hardened runtime that notarization requires
+ * forbids the writable, executable memory V8 compiles JavaScript and wasm into.
+ */
+export const ENTITLEMENTS_FILE = "scripts/compile_entitlements.plist";
+
+/** The two `codesign` calls for one binary: sign it, then verify the signature. */
+export interface CodesignStep {
+  output: string;
+  /** Arguments to `codesign` that sign `output`. */
+  sign: string[];
+  /** Arguments to `codesign` that verify it strictly. */
+  verify: string[];
+}
+
+/**
+ * How to sign `outputs`: ad hoc (`-`, what Apple Silicon needs to run a binary at all) unless
+ * a Developer ID `identity` is given, which adds the hardened runtime, the entitlements and a
+ * secure timestamp, as notarization requires.
+ */
+export function planCodesign(outputs: readonly string[], identity?: string): CodesignStep[] {
+  const developerId = identity !== undefined && identity !== "" && identity !== "-";
+  const how = developerId
+    ? [
+      "--sign",
+      identity!,
+      "--options",
+      "runtime",
+      "--entitlements",
+      ENTITLEMENTS_FILE,
+      "--timestamp",
+    ]
+    : ["--sign", "-"];
+  return outputs.map((output) => ({
+    output,
+    sign: ["--force", ...how, output],
+    verify: ["--verify", "--strict", "--verbose=2", output],
+  }));
+}

@@ -1,40 +1,34 @@
 /**
- * `deno task test:binary [--require]`
+ * `deno task test:binary [--expect-version TAG] [BINARY]`
  *
- * Runs the end-to-end tests (`tests/e2e/`) against a compiled binary named by
- * `YIELDSHELL_BIN` and exits with their exit code. Without a usable binary it says why and
- * skips with exit code 0, or fails with 1 under `--require` (the release workflow), so a
- * skip is never mistaken for a pass.
+ * Smoke-tests a compiled yieldshell binary (BINARY, else `YIELDSHELL_BIN`) the way a user's
+ * client meets it: `--version`, `--help`, and a real MCP session over stdio (see
+ * `scripts/smoke/run_smoke.ts`). Exits 0 only when every check ran and passed; with no usable
+ * binary it says that nothing was run and exits 1, so a skip is never mistaken for a pass.
  */
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import denoJson from "../deno.json" with { type: "json" };
+import { binaryProblem } from "./smoke/binary_problem.ts";
+import { type CheckResult, DEFAULT_LEFTOVER_GRACE_MS, runSmoke } from "./smoke/run_smoke.ts";
 
-const E2E_DIR = "tests/e2e/";
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const USAGE = `Usage: deno task test:binary [options] [BINARY]
 
-/** What is known about the file `YIELDSHELL_BIN` names. */
-export interface BinaryFacts {
-  /** The variable's value; undefined when unset. */
-  path: string | undefined;
-  /** `Deno.stat` of it, or null when it does not exist. */
-  info: Pick<Deno.FileInfo, "isFile" | "mode"> | null;
-}
+Smoke-tests BINARY (default: $YIELDSHELL_BIN): --version, --help, and an MCP session over
+stdio (initialize, tools/list, a command through the default shell, a background execution
+stopped, shutdown on stdin EOF with no child left behind).
 
-/** Why the binary cannot be tested, or null when it can. */
-export function binaryProblem({ path, info }: BinaryFacts): string | null {
-  if (path === undefined || path === "") {
-    return "YIELDSHELL_BIN is not set; set it to a compiled binary, e.g. " +
-      "YIELDSHELL_BIN=dist/yieldshell-x86_64-unknown-linux-gnu after `deno task compile`";
-  }
-  if (info === null) return `YIELDSHELL_BIN=${path} does not exist`;
-  if (!info.isFile) return `YIELDSHELL_BIN=${path} is not a file`;
-  // Windows reports no mode; there an existing file is as executable as it gets.
-  if (info.mode !== null && (info.mode & 0o111) === 0) {
-    return `YIELDSHELL_BIN=${path} is not executable; run chmod +x ${path}`;
-  }
-  return null;
-}
+Options:
+  --expect-version TAG   the version --version must print (v prefix allowed);
+                         default: deno.json's version (${denoJson.version})
+  --sums FILE --asset NAME
+                         first check that BINARY is the asset NAME by its line in FILE
+                         (a release's SHA256SUMS)
+  --leftover-grace-ms MS how long stopped processes may take to vanish
+                         (default ${DEFAULT_LEFTOVER_GRACE_MS})
+  --help                 print this help
+
+On macOS a Mach-O binary must also pass codesign --verify --strict.`;
 
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
@@ -45,44 +39,75 @@ async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+const MARKS = { passed: "ok  ", failed: "FAIL", skipped: "SKIP" };
+
+function printCheck(result: CheckResult): void {
+  console.log(`${MARKS[result.outcome]} ${result.name}: ${result.detail}`);
+}
+
 async function main(args: string[]): Promise<number> {
-  let values;
+  let parsed;
   try {
-    ({ values } = parseArgs({
+    parsed = parseArgs({
       args,
+      allowPositionals: true,
       strict: true,
-      options: { require: { type: "boolean", default: false } },
-    }));
+      options: {
+        "expect-version": { type: "string" },
+        "leftover-grace-ms": { type: "string" },
+        sums: { type: "string" },
+        asset: { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+    });
+    if (parsed.positionals.length > 1) throw new Error("Name one binary at most");
+    const grace = parsed.values["leftover-grace-ms"];
+    if ((parsed.values.sums === undefined) !== (parsed.values.asset === undefined)) {
+      throw new Error("Pass --sums and --asset together: the asset's line in the sums file");
+    }
+    if (grace !== undefined && !/^\d+$/.test(grace)) {
+      throw new Error(
+        `--leftover-grace-ms must be a whole number of milliseconds: received ${grace}`,
+      );
+    }
   } catch (error) {
-    console.error(`${(error as Error).message}\nUsage: deno task test:binary [--require]`);
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const path = Deno.env.get("YIELDSHELL_BIN");
-  const absolute = path ? resolve(path) : undefined;
-  const problem = binaryProblem({
-    path,
-    info: absolute === undefined ? null : await statOrNull(absolute),
-  });
-  if (problem !== null) {
-    if (values.require) {
-      console.error(`Cannot test the binary: ${problem}`);
-      return 1;
-    }
-    console.error(`Skipped the binary end-to-end tests (nothing was run): ${problem}`);
+  if (parsed.values.help) {
+    console.log(USAGE);
     return 0;
   }
+  const path = parsed.positionals[0] ?? Deno.env.get("YIELDSHELL_BIN");
+  const binary = path ? resolve(path) : undefined;
+  const problem = binaryProblem({
+    path,
+    info: binary === undefined ? null : await statOrNull(binary),
+  });
+  if (problem !== null) {
+    console.error(`Cannot smoke-test the binary: ${problem}\nNothing was run: smoke failed`);
+    return 1;
+  }
 
-  console.error(`Testing ${absolute} with ${E2E_DIR}`);
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "-P=test", E2E_DIR],
-    cwd: ROOT,
-    // Absolute, so the tests find the binary whatever directory they start it from.
-    env: { YIELDSHELL_BIN: absolute! },
-    stdin: "null",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  return code;
+  const version = (parsed.values["expect-version"] ?? denoJson.version).replace(/^v/, "");
+  console.log(`Smoke-testing ${binary} (expecting yieldshell ${version})`);
+  const grace = parsed.values["leftover-grace-ms"];
+  const results = await runSmoke({
+    binary: binary!,
+    version,
+    leftoverGraceMs: grace === undefined ? undefined : Number(grace),
+    asset: parsed.values.asset === undefined
+      ? undefined
+      : { name: parsed.values.asset, sumsFile: parsed.values.sums! },
+    onCheck: printCheck,
+  });
+  const count = (outcome: CheckResult["outcome"]) =>
+    results.filter((result) => result.outcome === outcome).length;
+  const [passed, failed, skipped] = [count("passed"), count("failed"), count("skipped")];
+  console.log(`smoke: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  // A run that checked nothing proves nothing: it fails as loudly as a failed check.
+  if (passed === 0) console.error("No check passed: smoke failed");
+  return passed > 0 && passed === results.length ? 0 : 1;
 }
 
 if (import.meta.main) {

@@ -1,10 +1,14 @@
 import type { Config } from "./config/mod.ts";
+import { errorText } from "./contract/error_text.ts";
 import { ExecutionManager } from "./core/manager.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
-import type { Platform } from "./platform/types.ts";
-import { type AdmissionRules, admit } from "./policy/admission.ts";
-import { collectSecrets, mergeSecrets, type Secret } from "./policy/redaction.ts";
+import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { admit } from "./policy/admission.ts";
+import { startNameChecker } from "./policy/name_checker.ts";
+import { secretRedaction } from "./policy/secret_redaction.ts";
+import type { SessionFactory } from "./transports/session.ts";
+import { serveStdio } from "./transports/stdio.ts";
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -14,64 +18,109 @@ export interface AppOptions {
   env: Record<string, string>;
   logger: Logger;
   version: string;
-  /** Command-name checker, present when a blacklist or whitelist is configured. */
-  checkNames?: AdmissionRules["checkNames"];
-  /** Settles when the policy is fully loaded; executions wait for it. */
-  policyReady?: Promise<void>;
 }
 
-/** The assembled server: one execution manager and a factory of per-session MCP servers. */
+/** The assembled server. */
 export interface App {
-  manager: ExecutionManager;
-  createSessionServer(owner: string): ReturnType<typeof createServer>;
+  /** Serves until the client goes away or `shutdown` is called; resolves with the exit code. */
+  serve(): Promise<number>;
+  /** Stops accepting, then stops every execution (TERM, then KILL); idempotent. */
+  shutdown(reason: string): Promise<void>;
 }
 
-/** Builds the manager, policy and server factory from a resolved configuration. */
+/**
+ * Builds policy, manager and transport from a resolved configuration. Throws with the whole
+ * message when the configuration cannot be served (a name list under a shell that is not bash).
+ */
 export function createApp(options: AppOptions): App {
-  const { config, platform, env, version } = options;
-  const rules: AdmissionRules = {
-    blockedSideEffects: new Set(config.blockedSideEffects),
-    deny: config.denyCommandRegex,
-    allow: config.allowCommandRegex,
-    checkNames: options.checkNames,
-    defaultCwd: config.defaultCwd,
-    allowedCwds: config.allowedCwds,
-    pathSeparator: platform.pathSeparator,
-    realPath,
-    isDirectory,
-  };
-  const pattern = config.redactEnvRegex;
-  const baseSecrets: Secret[] = pattern === null ? [] : collectSecrets(env, pattern);
-  const manager = new ExecutionManager({
-    platform,
-    admit: (request) => admit(request, rules),
-    ready: options.policyReady,
-    secretsFor: (overlay) =>
-      pattern === null || Object.keys(overlay).length === 0
-        ? baseSecrets
-        : mergeSecrets(baseSecrets, overlay, pattern),
-    baseEnv: { ...env, ...config.nonInteractiveEnv },
-    defaultShell: config.shell ?? platform.defaultShell(env),
-    limits: config,
+  const { config, logger, platform, env } = options;
+  const defaultShell = config.shell ?? platform.facts.defaultShell(env);
+  const manager = createManager(options, defaultShell);
+  const settings = { ...config, defaultShell };
+  const createSession: SessionFactory = (owner) => ({
+    server: createServer(manager, { owner, version: options.version, settings }),
+    hasLiveWork: () => manager.hasLiveWork(owner),
+    close: () => manager.closeSession(owner),
   });
-  return {
-    manager,
-    createSessionServer: (owner) => createServer(manager, { owner, version }),
+  const stopped = Promise.withResolvers<void>();
+  let closeTransport = () => Promise.resolve();
+  let stopping: Promise<void> | null = null;
+  const shutdown = (reason: string) =>
+    stopping ??= (async () => {
+      logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
+      await closeTransport();
+      await manager.shutdown();
+      stopped.resolve();
+    })();
+  const serve = async (): Promise<number> => {
+    const close = await startTransport(config, createSession, { logger, shutdown });
+    if (close === null) return 1;
+    closeTransport = close;
+    await stopped.promise;
+    return 0;
   };
+  return { serve, shutdown };
 }
 
-function realPath(path: string): string | null {
+/**
+ * Starts the configured transport; resolves with the function that closes it, or null when it
+ * cannot start (the reason is logged). stdio ends the server when the client goes away.
+ */
+async function startTransport(
+  config: Config,
+  createSession: SessionFactory,
+  app: { logger: Logger; shutdown(reason: string): Promise<void> },
+): Promise<(() => Promise<void>) | null> {
+  if (config.transport === "stdio") {
+    serveStdio(createSession("stdio").server).then(
+      () => app.shutdown("stdin closed"),
+      (error) => app.shutdown(`stdio failed: ${errorText(error)}`),
+    );
+    return () => Promise.resolve();
+  }
   try {
-    return Deno.realPathSync(path);
-  } catch {
+    // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
+    const { serveHttp } = await import("./transports/http.ts");
+    const server = await serveHttp({ createSession }, config, app.logger);
+    return () => server.close();
+  } catch (error) {
+    app.logger.error(errorText(error));
     return null;
   }
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
+/** The policy (name lists, admission, redaction) and the execution manager behind it. */
+function createManager(options: AppOptions, defaultShell: string): ExecutionManager {
+  const { config, platform, env, logger } = options;
+  const names = startNameChecker(config, defaultShell);
+  // A policy that cannot load fails closed: every execute reports why (see the manager).
+  names?.ready.catch((error) =>
+    logger.error(
+      `Cannot load the command-name policy: ${
+        errorText(error)
+      }; every execute fails to start until the server is restarted`,
+    )
+  );
+  const rules = {
+    blockedSideEffects: new Set(config.blockedSideEffects),
+    deny: config.denyCommandRegex,
+    allow: config.allowCommandRegex,
+    checkNames: names?.check,
+    defaultCwd: config.defaultCwd,
+    allowedCwds: config.allowedCwds,
+    pathSeparator: platform.facts.pathSeparator,
+    realPath,
+    isDirectory,
+  };
+  return new ExecutionManager({
+    processes: platform.processes,
+    admit: (request) => admit(request, rules),
+    ready: names?.ready,
+    redactionFor: secretRedaction(env, config.redactEnvRegex),
+    baseEnv: { ...env, ...config.nonInteractiveEnv },
+    defaultShell,
+    limits: config,
+    clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
+    logger,
+  });
 }

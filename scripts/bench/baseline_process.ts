@@ -4,7 +4,7 @@ import { readLines } from "./lines.ts";
 const root = new URL("../../", import.meta.url).pathname;
 const encoder = new TextEncoder();
 
-/** A running `baseline_child.ts`, started like the server (`deno run -P=server`). */
+/** A running `baseline_child.ts`, started like the server (`deno run -q -P=server`). */
 export class BaselineProcess implements AsyncDisposable {
   readonly pid: number;
   #child: Deno.ChildProcess;
@@ -22,7 +22,7 @@ export class BaselineProcess implements AsyncDisposable {
   /** Starts the child and waits for its `ready`. */
   static async start(): Promise<BaselineProcess> {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-P=server", `${root}scripts/bench/baseline_child.ts`],
+      args: ["run", "-q", "-P=server", `${root}scripts/bench/baseline_child.ts`],
       cwd: root,
       stdin: "piped",
       stdout: "piped",

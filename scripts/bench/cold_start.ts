@@ -46,7 +46,7 @@ export async function benchColdStart(): Promise<SectionResult> {
   const withGrammar = serverCommand(["--blacklist", "rm"]);
   const minimal: Launch = {
     command: Deno.execPath(),
-    args: ["run", "-P=server", `${root}scripts/bench/minimal_server.ts`],
+    args: ["run", "-q", "-P=server", `${root}scripts/bench/minimal_server.ts`],
   };
   // One unmeasured start each fills Deno's module and transpile caches.
   await coldStartMs(ours);
@@ -87,7 +87,7 @@ export async function benchColdStart(): Promise<SectionResult> {
       met: grammarMedian - oursMedian < 50,
     }],
     notes: [
-      `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport).`,
+      `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -q -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport).`,
     ],
   };
 }

@@ -2,7 +2,7 @@
  * The floor for any stdio MCP server on this SDK: one McpServer with one
  * trivial tool over StdioServerTransport, and nothing else. The cold-start
  * figure compares yieldshell's start-up with this, started the same way
- * (`deno run -P=server scripts/bench/minimal_server.ts`).
+ * (`deno run -q -P=server scripts/bench/minimal_server.ts`).
  */
 import process from "node:process";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

@@ -1,4 +1,4 @@
-import { currentPlatform, currentPtyBackend } from "../../src/platform/mod.ts";
+import { currentPtyBackend } from "../../src/platform/mod.ts";
 import { median, percentile } from "./stats.ts";
 import type { SectionResult } from "./table.ts";
 
@@ -13,18 +13,17 @@ const COMMAND = "echo hello";
  * same command through pipes with `Deno.Command`, interleaved in one run.
  */
 export async function benchPtyRoundTrip(): Promise<SectionResult> {
-  const backend = currentPtyBackend(currentPlatform());
+  const backend = currentPtyBackend();
   const unavailable = backend.unavailable();
   if (unavailable !== null) return { rows: [], notes: [], skipped: unavailable };
   const env = { PATH: "/usr/local/bin:/usr/bin:/bin" };
   const overPty = async (): Promise<number> => {
     const started = performance.now();
     const pty = backend.spawn({
-      shell: null,
+      shell: "/bin/sh",
       command: COMMAND,
       cwd: "/",
       env,
-      token: "bench",
       cols: 120,
       rows: 40,
     });

@@ -164,7 +164,7 @@ export async function benchFlood(): Promise<SectionResult> {
       },
     ],
     notes: [
-      `Flood: \`${command}\` with the default buffers (YIELDSHELL_MAX_BUFFER_BYTES 262144 per stream), started with yield_ms 0 and waited on until it exited; growth = VmHWM after minus VmHWM before (after a warm-up execute and 0.5 s of settling), read from /proc/<server pid>/status. Baseline: a plain Deno process started with the same \`deno run -P=server\` (scripts/bench/baseline_child.ts) draining the same command through \`Deno.Command\` and discarding it, measured the same way.`,
+      `Flood: \`${command}\` with the default buffers (YIELDSHELL_MAX_BUFFER_BYTES 262144 per stream), started with yield_ms 0 and waited on until it exited; growth = VmHWM after minus VmHWM before (after a warm-up execute and 0.5 s of settling), read from /proc/<server pid>/status. Baseline: a plain Deno process started with the same \`deno run -q -P=server\` (scripts/bench/baseline_child.ts) draining the same command through \`Deno.Command\` and discarding it, measured the same way.`,
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { checkSetting, ConfigError } from "./check.ts";
+import { checkSetting, ConfigError } from "./check_setting.ts";
 import {
   COMMAND_OPTIONS,
   type Config,
@@ -54,6 +54,27 @@ export function readCli(argv: readonly string[]): CliReading {
   if (given(COMMAND_OPTIONS.help.flag)) return { kind: "help" };
   if (given(COMMAND_OPTIONS.version.flag)) return { kind: "version" };
 
+  const texts = flagTexts(tokens);
+  const values: Partial<Config> = {};
+  for (const [flag, flagTexts] of texts) {
+    const key = SETTING_BY_FLAG.get(flag);
+    if (key !== undefined) Object.assign(values, { [key]: flagSetting(key, flag, flagTexts) });
+  }
+  const configPath = texts.get(COMMAND_OPTIONS.config.flag)?.at(-1);
+  if (configPath === "") {
+    throw new ConfigError(`Invalid --config: received ""; expected ${CONFIG_EXPECTED}`);
+  }
+  return { kind: "settings", values, configPath };
+}
+
+/** The tokens of `parseArgs` that the command line is read from. */
+type CliToken =
+  | { kind: "positional"; value: string }
+  | { kind: "option"; name: string; rawName: string; value?: string; inlineValue?: boolean }
+  | { kind: "option-terminator" };
+
+/** The texts given to each string flag, in order; refuses positionals and unknown flags. */
+function flagTexts(tokens: readonly CliToken[]): Map<string, string[]> {
   const texts = new Map<string, string[]>();
   for (const token of tokens) {
     if (token.kind === "positional") {
@@ -74,17 +95,7 @@ export function readCli(argv: readonly string[]): CliReading {
       flagValue(token, expectedFor(token.name)),
     ]);
   }
-
-  const values: Partial<Config> = {};
-  for (const [flag, flagTexts] of texts) {
-    const key = SETTING_BY_FLAG.get(flag);
-    if (key !== undefined) Object.assign(values, { [key]: flagSetting(key, flag, flagTexts) });
-  }
-  const configPath = texts.get(COMMAND_OPTIONS.config.flag)?.at(-1);
-  if (configPath === "") {
-    throw new ConfigError(`Invalid --config: received ""; expected ${CONFIG_EXPECTED}`);
-  }
-  return { kind: "settings", values, configPath };
+  return texts;
 }
 
 const CONFIG_EXPECTED = "the path of a config file";

@@ -1,5 +1,5 @@
 import { parseBlockedSideEffects } from "../policy/side_effects.ts";
-import { type Checked, checkSetting, ConfigError } from "./check.ts";
+import { type Checked, checkSetting, ConfigError } from "./check_setting.ts";
 import { type Config, fromText, SETTING_KEYS, SETTINGS } from "./schema.ts";
 
 /** Settings found in the environment, and the invalid values that were ignored. */

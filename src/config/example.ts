@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import { type Setting, SETTING_KEYS, SETTINGS } from "./schema.ts";
-import { wrap } from "./text_layout.ts";
+import { wrap } from "./wrap.ts";
 
 const WIDTH = 100;
 

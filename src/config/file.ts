@@ -1,6 +1,8 @@
+import { errorText } from "../contract/error_text.ts";
 import type { parseDocument } from "yaml";
 import { z } from "zod";
-import { ConfigError, describeIssue, describePath, show } from "./check.ts";
+import { ConfigError, describeIssue, describePath, show } from "./check_setting.ts";
+import { nearestName } from "./nearest_name.ts";
 import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
 
 /** Settings found in a config file, and the parser's warnings. */
@@ -10,6 +12,14 @@ export interface FileReading {
 }
 
 const KEY_BY_FILE_KEY = new Map(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, key]));
+
+/** Every file key under its own spelling and those of its variable and flag, for suggestions. */
+const FILE_KEY_SPELLINGS = new Map(
+  SETTING_KEYS.flatMap((key) => {
+    const { fileKey, env, flag } = SETTINGS[key];
+    return [fileKey, env, flag].filter((text) => text !== undefined).map((text) => [text, fileKey]);
+  }),
+);
 
 /** The file's shape: every setting optional under its snake_case key, and nothing else. */
 const FILE_SCHEMA = z.strictObject(
@@ -29,7 +39,7 @@ export function readConfigFile(
   try {
     text = readFile(path);
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${messageOf(error)}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${errorText(error)}`);
   }
   return parseConfigText(text, path, parseYaml);
 }
@@ -48,7 +58,7 @@ export function parseConfigText(text: string, path: string, parseYaml: YamlParse
   try {
     data = document.toJS() ?? {};
   } catch (error) {
-    throw new ConfigError(`Cannot parse config file ${path}: ${messageOf(error)}`);
+    throw new ConfigError(`Cannot parse config file ${path}: ${errorText(error)}`);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ConfigError(
@@ -65,13 +75,10 @@ export function parseConfigText(text: string, path: string, parseYaml: YamlParse
   return { values, warnings };
 }
 
-/** One sentence for the most useful issue: an unknown key first, else the first bad value. */
+/** One sentence for the most useful issue: every unknown key first, else the first bad value. */
 function describeFailure(issues: z.core.$ZodIssue[], data: object, path: string): string {
-  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
-  if (unknown !== undefined) {
-    const validKeys = [...KEY_BY_FILE_KEY.keys()].sort().join(", ");
-    return `Unknown key "${unknown.keys[0]}" in config file ${path}; valid keys: ${validKeys}`;
-  }
+  const unknown = issues.flatMap((issue) => issue.code === "unrecognized_keys" ? issue.keys : []);
+  if (unknown.length > 0) return describeUnknownKeys(unknown, path);
   const issue = issues[0];
   const key = KEY_BY_FILE_KEY.get(String(issue.path[0]));
   const expected = key === undefined ? "a valid value" : SETTINGS[key].expected;
@@ -83,10 +90,22 @@ function describeFailure(issues: z.core.$ZodIssue[], data: object, path: string)
   return describeIssue(issue, data, source, expected);
 }
 
-function firstLine(message: string): string {
-  return message.split("\n")[0].replace(/:$/, "");
+/** Names every unknown key with the nearest valid one, then lists the valid keys. */
+function describeUnknownKeys(keys: readonly string[], path: string): string {
+  const nearest = (key: string) => `(nearest valid key: ${nearestName(key, FILE_KEY_SPELLINGS)})`;
+  const found = keys.length === 1
+    ? `Unknown key "${keys[0]}" in config file ${path} ${nearest(keys[0])}`
+    : `Unknown keys in config file ${path}: ${
+      keys.map((key) => `"${key}" ${nearest(key)}`).join(", ")
+    }`;
+  const validKeys = [...KEY_BY_FILE_KEY.keys()].sort().join(", ");
+  // Deno's own deno.json passed to yieldshell: `--config` after main.ts is yieldshell's flag.
+  const denoJson = /(^|[\\/])deno\.jsonc?$/.test(path)
+    ? "; this is Deno's configuration: Deno finds deno.json beside main.ts by itself, and a --config after main.ts names a yieldshell config file"
+    : "";
+  return `${found}; valid keys: ${validKeys}${denoJson}`;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function firstLine(message: string): string {
+  return message.split("\n")[0].replace(/:$/, "");
 }

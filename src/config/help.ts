@@ -1,5 +1,5 @@
 import { COMMAND_OPTIONS, isRepeatable, type Setting, SETTING_KEYS, SETTINGS } from "./schema.ts";
-import { wrap } from "./text_layout.ts";
+import { wrap } from "./wrap.ts";
 
 const WIDTH = 100;
 const INDENT = "      ";

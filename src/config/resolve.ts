@@ -1,9 +1,10 @@
-import { ConfigError } from "./check.ts";
+import { ConfigError } from "./check_setting.ts";
 import { readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
-import { isLoopbackHost } from "./loopback.ts";
+import { isLoopbackHost } from "../policy/loopback.ts";
+import { checkCwd, resolvePath } from "../policy/cwd.ts";
 import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
 
 /** Everything `resolveConfig` needs from the process; `main.ts` gathers it. */
@@ -20,6 +21,13 @@ export interface ResolveInput {
   readFile: (path: string) => string;
   /** Version printed by `--version`. */
   version: string;
+  /** Path separator of this OS, for checking the default cwd against the roots. @default {"/"} */
+  pathSeparator?: "/" | "\\";
+  /**
+   * The canonical path of an existing path (symlinks followed), or null; the default cwd is
+   * checked against the allowed roots with it. @default {lexical: every path taken as written}
+   */
+  realPath?: (path: string) => string | null;
   /**
    * The YAML parser, needed only when a config file is named; main.ts imports the
    * package on demand so that a server without a config file starts faster.
@@ -64,12 +72,48 @@ function resolve(input: ResolveInput): Resolution {
     ...env.values,
     ...cli.values,
   };
+  const explicitCwd = [file.values, env.values, cli.values].some((v) => v.defaultCwd !== undefined);
+  const cwdNotice = fitDefaultCwd(config, explicitCwd, input);
   return {
     kind: "config",
     config,
-    warnings: [...env.warnings, ...file.warnings, ...checkCombination(config)],
+    warnings: [...env.warnings, ...file.warnings, ...checkCombination(config), ...cwdNotice],
   };
 }
+
+/**
+ * With allowed roots, commands that pass no cwd must be able to run: a start directory outside
+ * the roots gives way to the first root (said at startup), and an explicit default cwd outside
+ * them is refused.
+ */
+function fitDefaultCwd(config: Config, explicit: boolean, input: ResolveInput): string[] {
+  const roots = config.allowedCwds;
+  if (roots.length === 0) return [];
+  const options = {
+    base: input.cwd,
+    realPath: input.realPath ?? (() => null),
+    separator: input.pathSeparator ?? "/",
+  };
+  const decision = checkCwd(config.defaultCwd, roots, options);
+  if (decision.allow) return [];
+  const listed = roots.join(", ");
+  if (explicit) {
+    throw new ConfigError(
+      `Default cwd ${config.defaultCwd} is not under the allowed cwds (${listed}), so every command without a cwd would fail; set --default-cwd (YIELDSHELL_DEFAULT_CWD, default_cwd) to a directory under one of them, or allow it`,
+    );
+  }
+  config.defaultCwd = resolvePath(roots[0], options);
+  return [
+    `The start directory ${input.cwd} is not under the allowed cwds (${listed}), so commands that pass no cwd run in ${config.defaultCwd}, the first of them; set --default-cwd to choose another`,
+  ];
+}
+
+/**
+ * Whether executions run through the OS sandbox (src/platform/sandbox.ts). Until the spawn path
+ * does, asking for a sandbox fails closed rather than running everything unconfined.
+ * TODO(#12): set to true (and drop this guard) when the spawn path wraps executions.
+ */
+const SANDBOX_WIRED = false;
 
 /** Rules that involve more than one setting; throws for a refusal, returns warnings. */
 function checkCombination(config: Config): string[] {
@@ -78,9 +122,19 @@ function checkCombination(config: Config): string[] {
       `Refusing to bind ${config.host} without an auth token; set --auth-token or YIELDSHELL_AUTH_TOKEN, or bind 127.0.0.1`,
     );
   }
+  if (config.sandbox !== "off" && !SANDBOX_WIRED) {
+    throw new ConfigError(
+      `Cannot start with sandbox: ${config.sandbox} as this build does not run executions in the OS sandbox yet; set sandbox to off (--sandbox off, YIELDSHELL_SANDBOX=off)`,
+    );
+  }
   const warnings: string[] = [];
   if (config.whitelist.length > 0 && config.blacklist.length > 0) {
     warnings.push("The blacklist is ignored because a whitelist is set");
+  }
+  if (config.allowUnconfined.length > 0 && config.sandbox !== "declared") {
+    warnings.push(
+      `allow_unconfined is ignored because sandbox is ${config.sandbox}; it applies to sandbox: declared only`,
+    );
   }
   return warnings;
 }

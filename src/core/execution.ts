@@ -1,19 +1,16 @@
-import type { Platform, SpawnedProcess } from "../platform/types.ts";
-import { type Secret, StreamingRedactor } from "../policy/redaction.ts";
-import { errorText } from "./error_text.ts";
+import { errorText } from "../contract/error_text.ts";
+import type { ExecutionStatus } from "../contract/results.ts";
+import type { Clock } from "./clock.ts";
+import type { Logger } from "./logger.ts";
 import { OutputLog, type StreamName } from "./output_log.ts";
-import {
-  delay,
-  FINAL_DRAIN_MS,
-  GROUP_POLL_MS,
-  MAX_GROUP_POLL_MS,
-  PROCESS_GROUP_EXIT_MS,
-  settlesWithin,
-} from "./timing.ts";
-import { Utf8Normalizer } from "./utf8.ts";
+import { pumpOutput } from "./output_pump.ts";
+import type { ProcessTree } from "./process.ts";
+import type { Redaction } from "./redaction.ts";
+import { StdinChannel } from "./stdin_channel.ts";
+import { startTimer } from "./timer.ts";
+import { FINAL_DRAIN_MS, PROCESS_GROUP_EXIT_MS, settlesWithin } from "./timing.ts";
 
-/** Lifecycle states kept on a record; `running` also covers a shell whose group lives on. */
-export type ExecutionStatus = "running" | "completed" | "stopped" | "timed_out" | "failed";
+export type { ExecutionStatus } from "../contract/results.ts";
 
 /** What an execution is made from. */
 export interface ExecutionInit {
@@ -23,21 +20,25 @@ export interface ExecutionInit {
   command: string;
   cwd: string;
   name: string | null;
-  token: string;
-  process: SpawnedProcess;
-  platform: Platform;
+  tree: ProcessTree;
+  /** `clock.monotonicMs()` just before the spawn: durations run from there. */
+  spawnedMonoMs: number;
+  /** `clock.nowMs()` just before the spawn: `started_at`. */
+  spawnedAtMs: number;
+  clock: Clock;
+  logger: Logger;
   /** Ring-buffer capacity per stream. */
   capacityBytes: number;
-  /** Values to redact from output; empty disables redaction. */
-  secrets: readonly Secret[];
+  /** Secrets of the server's environment and the call's overlay. */
+  redaction: Redaction;
   /** Runtime limit; 0 means none. */
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL when the timeout fires. */
   timeoutGraceMs: number;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** Why a termination was asked for: a timeout keeps `timed_out`, the others end `stopped`. */
+export type TerminationReason = "stop" | "timeout" | "shutdown";
 
 /** One managed shell: its output, stdin, liveness and termination. */
 export class Execution {
@@ -48,33 +49,28 @@ export class Execution {
   readonly name: string | null;
   readonly pid: number;
   readonly log: OutputLog;
+  readonly tree: ProcessTree;
+  readonly redaction: Redaction;
+  readonly stdin: StdinChannel;
   /** Epoch seconds. */
   readonly startedAt: number;
-  status: ExecutionStatus = "running";
-  exitCode: number | null = null;
-  signal: string | null = null;
-  /** Epoch seconds once no live work remains. */
-  endedAt: number | null = null;
-  /** Server-side resume cursor of cursorless reads. */
-  resumeCursor = 1;
-  lastOutputAt: number | null = null;
-  stdinError: string | null = null;
-
-  #token: string;
-  #platform: Platform;
-  #startMono = performance.now();
+  #status: ExecutionStatus = "running";
+  #exitCode: number | null = null;
+  #signal: string | null = null;
+  #endedAt: number | null = null;
+  #lastOutputAt: number | null = null;
+  #resumeCursor = 1;
+  #clock: Clock;
+  #logger: Logger;
+  #startMono: number;
   #durationMs: number | null = null;
-  #secrets: readonly Secret[];
   #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #drains: Promise<void>;
   #ended = false;
   #finished: Promise<void>;
-  #stdin: WritableStreamDefaultWriter<Uint8Array> | null;
-  #stdinBusy = false;
   #stopRequested = false;
   #timeoutFired = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #wake = new AbortController();
+  #cancelTimeout: () => void = () => {};
 
   constructor(init: ExecutionInit) {
     this.id = init.id;
@@ -82,22 +78,45 @@ export class Execution {
     this.command = init.command;
     this.cwd = init.cwd;
     this.name = init.name;
-    this.pid = init.process.pid;
-    this.#token = init.token;
-    this.#platform = init.platform;
-    this.#secrets = init.secrets;
-    this.startedAt = Date.now() / 1000;
+    this.tree = init.tree;
+    this.pid = init.tree.pid;
+    this.redaction = init.redaction;
+    this.#clock = init.clock;
+    this.#logger = init.logger;
+    this.#startMono = init.spawnedMonoMs;
+    this.startedAt = init.spawnedAtMs / 1000;
     this.log = new OutputLog({ capacityBytes: init.capacityBytes });
-    this.#stdin = init.process.stdin.getWriter();
+    this.stdin = new StdinChannel(init.tree.stdin, init.logger);
     this.#drains = Promise.all([
-      this.#pump("stdout", init.process.stdout),
-      this.#pump("stderr", init.process.stderr),
+      this.#pump("stdout", init.tree.stdout),
+      this.#pump("stderr", init.tree.stderr),
     ]).then(() => {});
-    this.#platform.guard(this.pid, this.#token);
-    this.#finished = this.#watch(init.process);
+    this.#finished = this.#watch();
     if (init.timeoutMs > 0) {
-      this.#timer = setTimeout(() => this.#onTimeout(init.timeoutGraceMs), init.timeoutMs);
+      this.#cancelTimeout = startTimer(init.timeoutMs, () => this.#onTimeout(init.timeoutGraceMs));
     }
+  }
+
+  get status(): ExecutionStatus {
+    return this.#status;
+  }
+
+  get exitCode(): number | null {
+    return this.#exitCode;
+  }
+
+  get signal(): string | null {
+    return this.#signal;
+  }
+
+  /** Epoch seconds once no live work remains. */
+  get endedAt(): number | null {
+    return this.#endedAt;
+  }
+
+  /** Epoch seconds of the newest output chunk, or null before any. */
+  get lastOutputAt(): number | null {
+    return this.#lastOutputAt;
   }
 
   /** True while the shell, its group or its token holders may still run. */
@@ -112,175 +131,99 @@ export class Execution {
 
   /** Spawn-to-end time, or the time so far while live. */
   get durationMs(): number {
-    return this.#durationMs ?? performance.now() - this.#startMono;
+    return this.#durationMs ?? this.#clock.monotonicMs() - this.#startMono;
   }
 
-  get stdinClosed(): boolean {
-    return this.#stdin === null;
+  /** The server-side cursor of cursorless reads: where the next one starts. */
+  get resumeCursor(): number {
+    return this.#resumeCursor;
   }
 
-  get stdinBusy(): boolean {
-    return this.#stdinBusy;
-  }
-
-  /** Writes the initial input in the background, then closes stdin if asked. */
-  startInitialInput(text: string | null, close: boolean): void {
-    if (text === null || text === "") {
-      if (close) this.closeStdin();
-      return;
-    }
-    this.#stdinBusy = true;
-    const writer = this.#stdin;
-    if (writer === null) return;
-    writer.write(encoder.encode(text)).catch((error: unknown) => {
-      this.stdinError = errorText(error);
-    }).finally(() => {
-      this.#stdinBusy = false;
-      if (close) this.closeStdin();
-    });
-  }
-
-  /** Writes to stdin within `timeoutMs`; the contract's error texts on failure. */
-  async write(text: string, timeoutMs: number): Promise<string | null> {
-    const writer = this.#stdin;
-    if (writer === null) return "Process stdin is closed";
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<string>((resolve) => {
-      timer = setTimeout(
-        () => resolve(`Timed out waiting for process stdin to accept input after ${timeoutMs}ms`),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([
-        writer.write(encoder.encode(text)).then(() => null, (error) => errorText(error)),
-        timedOut,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Delivers EOF; idempotent. */
-  closeStdin(): void {
-    const writer = this.#stdin;
-    if (writer === null) return;
-    this.#stdin = null;
-    // A pending backpressured write would make close() wait forever; abort drops it instead.
-    writer.abort().catch(() => {});
+  /** Moves the resume cursor to `seq`; it never moves backwards. */
+  advanceResumeCursor(seq: number): void {
+    this.#resumeCursor = Math.max(this.#resumeCursor, seq);
   }
 
   /**
-   * Sends `signal` to the group and contained descendants, waits up to `graceMs`
-   * for everything to end, then escalates to SIGKILL. True once nothing lives.
+   * Sends `signal` to the tree, waits up to `graceMs` for everything to end, then escalates
+   * to SIGKILL. True once nothing lives.
    */
-  async terminate(signal: string, graceMs: number, reason: "stop" | "timeout" | "shutdown") {
+  async terminate(signal: string, graceMs: number, reason: TerminationReason): Promise<boolean> {
     if (reason !== "timeout") this.#stopRequested = true;
     if (!this.live) return true;
-    await this.#signalAll(signal);
+    await this.tree.signal(signal);
     if (signal !== "SIGKILL" && await settlesWithin(this.#finished, graceMs)) return true;
     if (!this.live) return true;
-    await this.#signalAll("SIGKILL");
+    await this.tree.signal("SIGKILL");
     return await settlesWithin(this.#finished, PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS);
   }
 
-  /** The containment token carried by every process of this execution. */
-  get token(): string {
-    return this.#token;
-  }
-
-  /** Stops timers and pipes of a record being removed, and stops containing its token. */
+  /** Stops timers and pipes of a record being removed, and stops containing its tree. */
   dispose(): void {
-    clearTimeout(this.#timer);
-    this.closeStdin();
-    this.#platform.releaseToken(this.#token);
-  }
-
-  async #signalAll(signal: string): Promise<void> {
-    this.#platform.signalGroup(this.pid, signal);
-    const holders = await this.#platform.findTokenHolders([this.#token]);
-    this.#platform.signalProcesses(holders.get(this.#token) ?? [], signal);
-    // Re-check liveness at once rather than at the next poll.
-    this.#wakeWatcher();
-  }
-
-  #wakeWatcher(): void {
-    const wake = this.#wake;
-    this.#wake = new AbortController();
-    wake.abort();
+    this.#cancelTimeout();
+    this.stdin.close();
+    this.tree.release();
   }
 
   #onTimeout(graceMs: number): void {
     if (!this.live) return;
     this.#timeoutFired = true;
-    this.status = "timed_out";
-    this.terminate("SIGTERM", graceMs, "timeout").catch(() => {});
+    this.#status = "timed_out";
+    this.terminate("SIGTERM", graceMs, "timeout").catch((error) =>
+      this.#logger.warn(`Cannot stop timed-out execution ${this.id}: ${errorText(error)}`)
+    );
   }
 
-  async #pump(stream: StreamName, readable: ReadableStream<Uint8Array>): Promise<void> {
+  #pump(stream: StreamName, readable: ReadableStream<Uint8Array>): Promise<void> {
     const reader = readable.getReader();
     this.#readers.push(reader);
-    const normalizer = new Utf8Normalizer();
-    const redactor = this.#secrets.length > 0 ? new StreamingRedactor(this.#secrets) : null;
-    const emit = (bytes: Uint8Array, final: boolean) => {
-      if (redactor === null) {
-        if (bytes.length > 0) this.log.append(stream, bytes);
-        return;
-      }
-      let text = bytes.length > 0 ? redactor.push(decoder.decode(bytes)) : "";
-      if (final) text += redactor.flush();
-      if (text.length > 0) this.log.append(stream, encoder.encode(text));
-    };
+    return pumpOutput(stream, reader, {
+      log: this.log,
+      redactor: this.redaction.stream(),
+      onChunk: () => this.#lastOutputAt = this.#clock.nowMs() / 1000,
+    });
+  }
+
+  async #watch(): Promise<void> {
     try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        this.lastOutputAt = Date.now() / 1000;
-        emit(normalizer.push(value), false);
-      }
+      const exit = await this.tree.exited;
+      this.#exitCode = exit.exitCode;
+      this.#signal = exit.signal;
+      // Completion is the tree ending (the contract's rule: the process group is gone).
+      // Descendants that left it with setsid are not waited for; stop, timeout and shutdown
+      // still reach them through the tree.
+      await this.tree.ended;
+      await this.#drain();
     } catch {
-      // A cancelled or broken pipe ends the drain; what was read is kept.
+      if (this.#status === "running") this.#status = "failed";
     } finally {
-      emit(normalizer.flush(), true);
+      this.#end();
     }
   }
 
-  async #watch(process: SpawnedProcess): Promise<void> {
-    try {
-      const exit = await process.exited;
-      this.exitCode = exit.exitCode;
-      this.signal = exit.signal;
-      // Completion is the process group disappearing (the contract's rule). Descendants that
-      // left the group with setsid are not waited for; stop, timeout and shutdown still reach
-      // them through the containment token.
-      // Polls back off (a daemon may outlive its shell for hours) and restart fast after a signal.
-      let pollMs = GROUP_POLL_MS;
-      while (await this.#platform.isGroupAlive(this.pid)) {
-        const wake = this.#wake.signal;
-        await delay(pollMs, wake);
-        pollMs = wake.aborted ? GROUP_POLL_MS : Math.min(pollMs * 1.5, MAX_GROUP_POLL_MS);
-      }
-      if (!await settlesWithin(this.#drains, FINAL_DRAIN_MS)) {
-        // A descendant outside our reach still holds the pipes: stop waiting on them.
-        for (const reader of this.#readers) reader.cancel().catch(() => {});
-        await settlesWithin(this.#drains, FINAL_DRAIN_MS);
-      }
-    } catch {
-      if (this.status === "running") this.status = "failed";
-    } finally {
-      clearTimeout(this.#timer);
-      this.closeStdin();
-      this.#durationMs = performance.now() - this.#startMono;
-      this.endedAt = Date.now() / 1000;
-      if (this.status === "running") {
-        this.status = this.#timeoutFired
-          ? "timed_out"
-          : this.#stopRequested
-          ? "stopped"
-          : "completed";
-      }
-      this.#ended = true;
-      this.#platform.releaseGroup(this.pid);
+  async #drain(): Promise<void> {
+    if (await settlesWithin(this.#drains, FINAL_DRAIN_MS)) return;
+    // A descendant outside our reach still holds the pipes: stop waiting on them.
+    for (const reader of this.#readers) {
+      reader.cancel().catch((error) =>
+        this.#logger.warn(`Cannot stop reading execution ${this.id}: ${errorText(error)}`)
+      );
     }
+    await settlesWithin(this.#drains, FINAL_DRAIN_MS);
+  }
+
+  #end(): void {
+    this.#cancelTimeout();
+    this.stdin.close();
+    this.#durationMs = this.#clock.monotonicMs() - this.#startMono;
+    this.#endedAt = this.#clock.nowMs() / 1000;
+    if (this.#status === "running") {
+      this.#status = this.#timeoutFired
+        ? "timed_out"
+        : this.#stopRequested
+        ? "stopped"
+        : "completed";
+    }
+    this.#ended = true;
   }
 }

@@ -1,9 +1,9 @@
-import { redactText, type Secret } from "../policy/redaction.ts";
-import { pythonRepr } from "../policy/signals.ts";
-import * as text from "./contract.ts";
-import type { Payload } from "./contract.ts";
+import type { Truncation } from "../contract/arguments.ts";
+import type { PageFields } from "../contract/results.ts";
+import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import type { OutputPage, StreamSelection } from "./output_log.ts";
+import type { Redaction } from "./redaction.ts";
 
 /** What a read, wait or execute asks of the output. */
 export interface PageRequest {
@@ -11,15 +11,21 @@ export interface PageRequest {
   tailLines: number | null;
   streams: StreamSelection;
   maxOutputBytes: number | null | undefined;
-  truncation: "head" | "tail";
+  truncation: Truncation;
 }
 
 /** Server-wide settings of a page. */
 export interface PageOptions {
   /** `YIELDSHELL_MAX_OUTPUT_BYTES`: the default and largest page. */
   capBytes: number;
-  /** Values redacted again at response time (empty when redaction is off). */
-  secrets: readonly Secret[];
+  /** Secrets redacted again at response time (the server's environment). */
+  redaction: Redaction;
+}
+
+/** A page taken from the log, and the hint it needs, if any. */
+interface Taken {
+  page: OutputPage;
+  hint: string | null;
 }
 
 /**
@@ -31,55 +37,69 @@ export function readPage(
   execution: Execution,
   request: PageRequest,
   options: PageOptions,
-): Payload {
-  const cap = options.capBytes;
+): PageFields {
   const requested = request.maxOutputBytes;
   const maxBytes = requested === null || requested === undefined || requested <= 0
-    ? cap
-    : Math.min(requested, cap);
-  const { log } = execution;
-  const quotedId = pythonRepr(execution.id);
+    ? options.capBytes
+    : Math.min(requested, options.capBytes);
   const resume = request.sinceSeq === null && request.tailLines === null &&
     request.streams === "both";
-  let page: OutputPage;
-  let hint: string | null = null;
-  if (resume && request.truncation === "tail") {
-    const cursor = execution.resumeCursor;
-    const start = Math.max(cursor, log.newestStart({ maxBytes }));
-    page = log.read({ startSeq: start, maxBytes });
-    page.evicted = page.evicted || log.read({ startSeq: cursor, maxBytes: 0 }).evicted;
-    if (start > cursor) {
-      page.capped = true;
-      hint = text.tailTruncatedHint(cursor, quotedId);
-    }
-  } else if (request.tailLines !== null) {
-    const start = log.tailStart({
-      lines: request.tailLines,
-      maxBytes,
-      streams: request.streams,
-    });
-    page = log.read({ startSeq: start, maxBytes, streams: request.streams });
-  } else {
-    const start = resume ? execution.resumeCursor : request.sinceSeq ?? 1;
-    page = log.read({ startSeq: start, maxBytes, streams: request.streams });
-    if (resume) execution.resumeCursor = Math.max(execution.resumeCursor, page.nextSeq);
-    if (page.capped) {
-      hint = resume
-        ? text.cappedHint(page.nextSeq, quotedId)
-        : text.outOfBandCappedHint(page.nextSeq, quotedId);
-    }
-  }
-  const { secrets } = options;
+  const { page, hint } = resume && request.truncation === "tail"
+    ? takeNewest(execution, maxBytes)
+    : request.tailLines !== null
+    ? takeTail(execution, request.tailLines, request.streams, maxBytes)
+    : takeFrom(execution, resume ? null : request.sinceSeq ?? 1, request.streams, maxBytes);
+  const { redaction } = options;
   const hints = [hint, page.evicted ? text.EVICTED_HINT : null].filter((h) => h !== null);
-  const payload: Payload = {
-    stdout: secrets.length > 0 ? redactText(page.stdout, secrets) : page.stdout,
-    stderr: secrets.length > 0 ? redactText(page.stderr, secrets) : page.stderr,
+  const fields: PageFields = {
+    stdout: redaction.text(page.stdout),
+    stderr: redaction.text(page.stderr),
     start_seq: page.startSeq,
     next_seq: page.nextSeq,
-    latest_seq: log.latestSeq,
+    latest_seq: execution.log.latestSeq,
     capped: page.capped,
     evicted: page.evicted,
   };
-  if (hints.length > 0) payload.hint = hints.join(" ");
-  return payload;
+  if (hints.length > 0) fields.hint = hints.join(" ");
+  return fields;
+}
+
+/** The newest bytes after the resume cursor, which stays where it is. */
+function takeNewest(execution: Execution, maxBytes: number): Taken {
+  const { log } = execution;
+  const cursor = execution.resumeCursor;
+  const start = Math.max(cursor, log.newestStart({ maxBytes }));
+  const page = log.read({ startSeq: start, maxBytes });
+  page.evicted = page.evicted || log.read({ startSeq: cursor, maxBytes: 0 }).evicted;
+  if (start <= cursor) return { page, hint: null };
+  page.capped = true;
+  return { page, hint: text.tailTruncatedHint(cursor, execution.id) };
+}
+
+/** The newest `lines` lines of the selected streams (out-of-band). */
+function takeTail(
+  execution: Execution,
+  lines: number,
+  streams: StreamSelection,
+  maxBytes: number,
+): Taken {
+  const start = execution.log.tailStart({ lines, maxBytes, streams });
+  return { page: execution.log.read({ startSeq: start, maxBytes, streams }), hint: null };
+}
+
+/** From `sinceSeq` (out-of-band), or, when null, from the resume cursor, which advances. */
+function takeFrom(
+  execution: Execution,
+  sinceSeq: number | null,
+  streams: StreamSelection,
+  maxBytes: number,
+): Taken {
+  const startSeq = sinceSeq ?? execution.resumeCursor;
+  const page = execution.log.read({ startSeq, maxBytes, streams });
+  if (sinceSeq === null) execution.advanceResumeCursor(page.nextSeq);
+  if (!page.capped) return { page, hint: null };
+  const hint = sinceSeq === null
+    ? text.cappedHint(page.nextSeq, execution.id)
+    : text.outOfBandCappedHint(page.nextSeq, execution.id);
+  return { page, hint };
 }

@@ -1,3 +1,5 @@
+import { startTimer } from "./timer.ts";
+
 /** The request ceiling every blocking call stays under (the contract's 55 s). */
 export const REQUEST_CEILING_MS = 55_000;
 /** Grace between SIGTERM and SIGKILL for timeouts and shutdown. */
@@ -11,20 +13,14 @@ export const SETTLE_MS = 1_000;
 /** Largest `force_after_ms` a stop honours, so kill, drain and settle fit the ceiling. */
 export const MAX_STOP_GRACE_MS = REQUEST_CEILING_MS - (PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS +
   SETTLE_MS);
-/** First poll interval while a group outlives its shell; it backs off to the maximum. */
-export const GROUP_POLL_MS = 50;
-/** Longest poll interval for a group that outlives its shell (a daemon may run for hours). */
-export const MAX_GROUP_POLL_MS = 1_000;
-/** Poll interval while only token holders outside the group remain. */
-export const TOKEN_POLL_MS = 250;
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
+/** Resolves after `ms` (any length), or at once when `signal` aborts. */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    const cancel = startTimer(ms, done);
     function done() {
-      clearTimeout(timer);
+      cancel();
       signal?.removeEventListener("abort", done);
       resolve();
     }
@@ -32,15 +28,15 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Races `promise` against a deadline; true when it settled in time. */
+/** Races `promise` against a deadline of `ms` (any length); true when it settled in time. */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel = () => {};
   const deadline = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+    cancel = startTimer(ms, () => resolve(false));
   });
   try {
     return await Promise.race([promise.then(() => true, () => true), deadline]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }

@@ -1,6 +1,6 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { CallContext } from "../core/manager.ts";
+import type { CallContext } from "../core/call_context.ts";
 
 /** The handler's extra argument as the SDK passes it. */
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -1,17 +1,16 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Outcome } from "../contract/outcome.ts";
 
-/** Payloads the agent must act on: a start that failed, an unknown id, a stop that failed. */
-export function isFailure(payload: Record<string, unknown>): boolean {
-  return payload.status === "failed_to_start" || payload.ok === false ||
-    payload.stopped === false || (typeof payload.error === "string");
-}
-
-/** Wraps a contract payload as structured content plus the same object as JSON text. */
-export function toolResult(payload: Record<string, unknown>): CallToolResult {
+/**
+ * Wraps a tool's outcome as structured content plus the same object as JSON text; an outcome
+ * the core reports failed is `isError`.
+ */
+export function toolResult(outcome: Outcome<Record<string, unknown>>): CallToolResult {
+  const { payload } = outcome;
   const result: CallToolResult = {
     content: [{ type: "text", text: JSON.stringify(payload) }],
     structuredContent: payload,
   };
-  if (isFailure(payload)) result.isError = true;
+  if (outcome.failed) result.isError = true;
   return result;
 }

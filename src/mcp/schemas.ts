@@ -1,26 +1,52 @@
 import { z } from "zod";
 
+/** Decimal digits, optionally negative: the text of an integer and nothing else. */
+const INTEGER_TEXT = /^-?\d+$/;
+
+function integerError(issue: { input?: unknown }): string {
+  return `Expected an integer (digits in a string such as "3000" are accepted too); received ${
+    JSON.stringify(issue.input) ?? String(issue.input)
+  }`;
+}
+
+/**
+ * An integer argument. Its decimal text ("3000") is accepted too, because MCP Inspector's CLI
+ * sends every argument as a string; "3.5", "abc" and " 3" are not integers and are refused. The
+ * JSON Schema still says `integer`: the conversion happens before the check. Give its default
+ * with `.prefault()`: zod leaves the `.default()` of a converting schema out of the JSON Schema.
+ */
+export function integer() {
+  return z.preprocess(
+    (value) => typeof value === "string" && INTEGER_TEXT.test(value) ? Number(value) : value,
+    z.number({ error: integerError }).int({ error: integerError }),
+  );
+}
+
+/**
+ * The strict schema of a tool's arguments, typed by the core's argument interface: a key that
+ * is missing, extra or of an incompatible type fails `deno check`, so the two cannot drift apart.
+ */
+export function argumentsSchema<Args>(shape: { [K in keyof Args]-?: z.ZodType<Args[K]> }) {
+  return z.strictObject(shape);
+}
+
 /** Fields shared by responses that carry output. */
 export const cursorFields = {
-  stdout: z.string().optional().describe("Output text of stdout in the returned range"),
-  stderr: z.string().optional().describe("Output text of stderr in the returned range"),
+  stdout: z.string().optional().describe("stdout text in the returned range"),
+  stderr: z.string().optional().describe("stderr text in the returned range"),
   start_seq: z.number().int().optional().describe("Position of the first byte returned"),
-  next_seq: z.number().int().optional().describe("Cursor to pass as since_seq to continue"),
+  next_seq: z.number().int().optional().describe("Pass as since_seq to continue"),
   latest_seq: z.number().int().optional().describe(
-    "One past the newest captured byte; greater than next_seq means more is waiting",
+    "One past the newest byte; above next_seq means more is waiting",
   ),
-  capped: z.boolean().optional().describe(
-    "The response cap stopped the read; the rest is still buffered",
-  ),
-  evicted: z.boolean().optional().describe(
-    "Part of the requested range fell out of the ring buffer and is gone",
-  ),
-  hint: z.string().optional().describe("The concrete follow-up call when capped or evicted"),
+  capped: z.boolean().optional().describe("The size cap stopped the read; the rest is buffered"),
+  evicted: z.boolean().optional().describe("Part of the range left the ring buffer and is gone"),
+  hint: z.string().optional().describe("The call that continues when capped or evicted"),
   stdin_error: z.string().optional().describe("Why initial stdin delivery failed"),
 };
 
 export const executionId = z.string().max(256).describe(
-  "Opaque execution handle returned by execute; pass it through unchanged (not the numeric process_id)",
+  "Opaque handle from execute; pass it unchanged (not process_id)",
 );
 
 export const status = z.enum([
@@ -35,23 +61,29 @@ export const status = z.enum([
 
 export const exitFields = {
   exit_code: z.number().int().nullable().optional().describe(
-    "Shell exit code; a negative number -N when it died from signal N",
+    "Shell exit code; -N when signal N killed it",
   ),
-  signal: z.string().nullable().optional().describe("Signal that ended the shell, if any"),
+  signal: z.string().nullable().optional().describe("Signal that ended the shell"),
 };
 
-export const maxOutputBytes = z.number().int().nullable().optional().describe(
-  "Maximum bytes returned across stdout and stderr in this response (clamped to the server cap)",
+/** `max_output_bytes`, defaulting to and clamped at the operator's response cap. */
+export function maxOutputBytes(capBytes: number) {
+  return integer().nullable().prefault(capBytes).describe(
+    `Most bytes of stdout+stderr returned, clamped to ${capBytes}`,
+  );
+}
+
+export const sinceSeq = integer().nullable().optional().describe(
+  "Read from this cursor (a next_seq) without moving the server cursor; 1 = from the start",
 );
 
-export const sinceSeq = z.number().int().nullable().optional().describe(
-  "Byte cursor from a previous next_seq; out-of-band (does not move the server-side cursor). Pass 1 to re-read from the beginning",
+export const tailLines = integer().nullable().optional().describe(
+  "Only the newest N lines, without moving the server cursor; not with since_seq",
 );
 
-export const tailLines = z.number().int().nullable().optional().describe(
-  "Return only the newest N lines (out-of-band); mutually exclusive with since_seq",
-);
-
-export const truncation = z.enum(["head", "tail"]).nullable().optional().describe(
-  'Which end of oversized output to return: "head" (default) advances the cursor through the oldest unread bytes; "tail" shows the newest bytes without moving the cursor',
-);
+/** `truncation`, defaulting to the operator's configured direction. */
+export function truncation(direction: "head" | "tail") {
+  return z.enum(["head", "tail"]).nullable().default(direction).describe(
+    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays',
+  );
+}

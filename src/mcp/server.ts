@@ -1,5 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ExecutionManager } from "../core/manager.ts";
+import { type ListedTool, toolList } from "./tool_list.ts";
+import type { ToolSettings } from "./tool_settings.ts";
 import { registerCleanupTool } from "./tools/cleanup.ts";
 import { registerExecuteTool } from "./tools/execute.ts";
 import { registerPsTool } from "./tools/ps.ts";
@@ -11,11 +14,17 @@ import { registerWriteTool } from "./tools/write.ts";
 /** Server identity reported in `initialize`. */
 export const SERVER_NAME = "YieldShell MCP";
 
+/** What one session's server needs besides the shared execution manager. */
+export interface ServerOptions {
+  /** Session id; executions are visible only to the session that started them. */
+  owner: string;
+  version: string;
+  /** The operator's values, stated by tool descriptions and argument defaults. */
+  settings: ToolSettings;
+}
+
 /** Builds one MCP server object for one session over the shared execution manager. */
-export function createServer(
-  manager: ExecutionManager,
-  options: { owner: string; version: string },
-) {
+export function createServer(manager: ExecutionManager, options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: options.version },
     {
@@ -26,16 +35,25 @@ export function createServer(
         "yieldshell runs shell commands. execute answers inline when a command is quick and otherwise returns an opaque execution_id; use read or wait to follow output (cursorless calls return each byte once), write for stdin, stop to end it, ps to list.",
     },
   );
-  for (
-    const register of [
-      registerExecuteTool,
-      registerReadTool,
-      registerWriteTool,
-      registerWaitTool,
-      registerStopTool,
-      registerPsTool,
-      registerCleanupTool,
-    ]
-  ) register(server, manager, options.owner);
+  const tools = { manager, owner: options.owner, settings: options.settings };
+  const registered: ListedTool[] = [
+    registerExecuteTool,
+    registerReadTool,
+    registerWriteTool,
+    registerWaitTool,
+    registerStopTool,
+    registerPsTool,
+    registerCleanupTool,
+  ].map((register) => register(server, tools));
+  // The SDK declares `listChanged: true` once a tool is registered, but this list never changes
+  // during a session and no list_changed notification is ever sent: declare that instead.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  // The SDK's own tools/list re-converts every schema per request, with safe-integer bounds
+  // and `anyOf` pairs that cost the agent tokens and say nothing; serve the compact list instead.
+  let list: Tool[] | undefined;
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    list ??= toolList(registered);
+    return { tools: list };
+  });
   return server;
 }

@@ -1,5 +1,10 @@
-/** Signal numbers on Linux (x86_64 and aarch64 share these). */
-export const LINUX_SIGNALS: Readonly<Record<string, number>> = {
+import type { SignalName } from "../contract/signal_names.ts";
+
+/**
+ * Signal numbers on Linux (x86_64 and aarch64 share these): exactly the names `stop` accepts,
+ * which the type checks.
+ */
+export const LINUX_SIGNALS: Readonly<Record<SignalName, number>> = {
   SIGHUP: 1,
   SIGINT: 2,
   SIGQUIT: 3,

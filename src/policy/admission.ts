@@ -1,18 +1,8 @@
+import type { Admission, AdmissionRequest } from "../contract/admission.ts";
 import { checkCommandRegex, checkShellRegex } from "./command_regex.ts";
 import { checkCwd, describeMissingCwd } from "./cwd.ts";
 import type { Decision } from "./decision.ts";
 import { checkSideEffects } from "./side_effects.ts";
-
-/** A request to start a command, as the policy sees it. */
-export interface AdmissionRequest {
-  command: string;
-  sideEffects: readonly string[];
-  shell: string | null;
-  cwd: string | null;
-}
-
-/** Where the command may run, or why it may not. */
-export type Admission = { allow: true; cwd: string } | { allow: false; reason: string };
 
 /** Everything admission needs; file-system facts are injected so this stays pure. */
 export interface AdmissionRules {

@@ -1,3 +1,4 @@
+import { errorText } from "../contract/error_text.ts";
 import { Language, Parser } from "web-tree-sitter";
 import type { Node, Tree } from "web-tree-sitter";
 
@@ -165,7 +166,7 @@ async function readWasm(candidates: readonly (string | URL)[], what: string): Pr
     try {
       return await Deno.readFile(path);
     } catch (error) {
-      failures.push(`${String(path)} (${error instanceof Error ? error.message : String(error)})`);
+      failures.push(`${String(path)} (${errorText(error)})`);
     }
   }
   throw new Error(

@@ -1,4 +1,6 @@
+import { errorText } from "../contract/error_text.ts";
 import type { Decision } from "./decision.ts";
+import { translatePythonPattern } from "./python_pattern.ts";
 
 /** Compiled deny and allow patterns; null disables that check. */
 export interface CommandRegexRules {
@@ -8,24 +10,6 @@ export interface CommandRegexRules {
   allow: RegExp | null;
 }
 
-interface Flags {
-  ignoreCase: boolean;
-  multiline: boolean;
-  dotAll: boolean;
-}
-
-// Python's `$` (without MULTILINE) also matches just before a final newline; `\Z` only at the end.
-const END_OF_INPUT = "(?![\\s\\S])";
-const START_OF_INPUT = "(?<![\\s\\S])";
-const END_OR_FINAL_NEWLINE = "(?=\\n?(?![\\s\\S]))";
-const LINE_START = "(?<![^\\n])";
-const LINE_END = "(?![^\\n])";
-
-// Escapes that Python accepts outside a character class; any other ASCII letter is an error.
-const LETTER_ESCAPES = new Set("abBdDfnrsStvwWxuUNAZz");
-// Escapes that Python accepts inside a character class.
-const CLASS_LETTER_ESCAPES = new Set("abdDfnrsStvwWxuUN");
-
 /**
  * Compiles a Python `re` pattern for an unanchored search. Translated: `(?P<name>...)`,
  * `(?P=name)`, `(?#...)`, `\A`, `\Z`, `\a`, `\U0001F600`, `{,n}`, leading `(?i)`/`(?m)`/`(?s)`
@@ -34,7 +18,7 @@ const CLASS_LETTER_ESCAPES = new Set("abdDfnrsStvwWxuUN");
  * conditionals, atomic groups, `\N{...}`).
  */
 export function compilePattern(source: string): RegExp {
-  const { pattern, flags } = translate(source);
+  const { pattern, flags } = translatePythonPattern(source);
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
@@ -62,235 +46,7 @@ export function checkShellRegex(shell: string, rules: CommandRegexRules): Decisi
 }
 
 function engineReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const match = /^Invalid regular expression: \/[\s\S]*\/[a-z]*: ([\s\S]*)$/.exec(message);
   return match === null ? message : match[1];
-}
-
-function fail(reason: string, position: number, advice?: string): never {
-  const where = `${reason} at position ${position}`;
-  throw new Error(advice === undefined ? where : `${where}; ${advice}`);
-}
-
-function translate(source: string): { pattern: string; flags: string } {
-  const flags: Flags = { ignoreCase: false, multiline: false, dotAll: false };
-  let index = 0;
-  for (;;) {
-    const leading = /^\(\?([a-zA-Z]+)\)/.exec(source.slice(index));
-    if (leading === null || leading[1].startsWith("P")) break;
-    applyFlagLetters(flags, leading[1], "", index);
-    index += leading[0].length;
-  }
-  const globalIgnoreCase = flags.ignoreCase;
-  const saved: Flags[] = [];
-  let current: Flags = { ...flags };
-  let out = "";
-  while (index < source.length) {
-    const char = source[index];
-    if (char === "\\") {
-      const escape = translateEscape(source, index, false);
-      out += escape.text;
-      index = escape.next;
-    } else if (char === "[") {
-      const charClass = translateClass(source, index);
-      out += charClass.text;
-      index = charClass.next;
-    } else if (char === "(") {
-      const group = translateGroup(source, index, current);
-      out += group.text;
-      index = group.next;
-      if (group.opens) {
-        saved.push(current);
-        current = group.flags;
-      }
-    } else if (char === ")") {
-      out += ")";
-      index += 1;
-      current = saved.pop() ?? current;
-    } else if (char === ".") {
-      out += current.dotAll ? "[\\s\\S]" : "[^\\n]";
-      index += 1;
-    } else if (char === "^") {
-      out += current.multiline ? LINE_START : "^";
-      index += 1;
-    } else if (char === "$") {
-      out += current.multiline ? LINE_END : END_OR_FINAL_NEWLINE;
-      index += 1;
-    } else if (char === "{") {
-      const upTo = /^\{,(\d*)\}/.exec(source.slice(index));
-      out += upTo === null ? "{" : `{0,${upTo[1]}}`;
-      index += upTo === null ? 1 : upTo[0].length;
-    } else {
-      out += char;
-      index += 1;
-    }
-  }
-  return { pattern: out, flags: globalIgnoreCase ? "i" : "" };
-}
-
-function applyFlagLetters(flags: Flags, add: string, remove: string, position: number): void {
-  for (const letter of add + remove) {
-    const adding = add.includes(letter);
-    switch (letter) {
-      case "i":
-        flags.ignoreCase = adding;
-        break;
-      case "m":
-        flags.multiline = adding;
-        break;
-      case "s":
-        flags.dotAll = adding;
-        break;
-      case "a":
-      case "u":
-        // ASCII/Unicode matching mode: JavaScript classes are ASCII either way.
-        break;
-      case "x":
-        fail(
-          "Inline flag (?x) (verbose) is not supported",
-          position,
-          "remove the flag and write the pattern without insignificant whitespace or comments",
-        );
-        break;
-      case "L":
-        fail("Inline flag (?L) is only valid for bytes patterns", position);
-        break;
-      default:
-        fail(`Unknown inline flag ${letter}`, position);
-    }
-  }
-}
-
-interface Piece {
-  text: string;
-  next: number;
-}
-
-function translateEscape(source: string, index: number, inClass: boolean): Piece {
-  const letter = source[index + 1];
-  if (letter === undefined) fail("Bad escape (end of pattern)", index);
-  if (!/[A-Za-z]/.test(letter)) return { text: `\\${letter}`, next: index + 2 };
-  const allowed = inClass ? CLASS_LETTER_ESCAPES : LETTER_ESCAPES;
-  if (!allowed.has(letter)) fail(`Bad escape \\${letter}`, index);
-  switch (letter) {
-    case "A":
-      return { text: START_OF_INPUT, next: index + 2 };
-    case "Z":
-    case "z":
-      return { text: END_OF_INPUT, next: index + 2 };
-    case "a":
-      return { text: "\\x07", next: index + 2 };
-    case "N":
-      return fail("Named Unicode escapes (\\N{...}) are not supported", index);
-    case "U":
-      return translateLongUnicode(source, index, inClass);
-    case "x":
-    case "u": {
-      const length = letter === "x" ? 2 : 4;
-      const digits = source.slice(index + 2, index + 2 + length);
-      if (!new RegExp(`^[0-9a-fA-F]{${length}}$`).test(digits)) {
-        fail(`Incomplete escape \\${letter}${digits}`, index);
-      }
-      return { text: `\\${letter}${digits}`, next: index + 2 + length };
-    }
-    default:
-      return { text: `\\${letter}`, next: index + 2 };
-  }
-}
-
-function translateLongUnicode(source: string, index: number, inClass: boolean): Piece {
-  const digits = source.slice(index + 2, index + 10);
-  if (!/^[0-9a-fA-F]{8}$/.test(digits)) fail("Incomplete escape \\U", index);
-  const codePoint = Number.parseInt(digits, 16);
-  if (codePoint > 0x10ffff) fail(`Bad escape \\U${digits}`, index);
-  const units = String.fromCodePoint(codePoint);
-  if (units.length > 1 && inClass) {
-    fail("Characters outside the Basic Multilingual Plane are not supported in a set", index);
-  }
-  const text = [...Array(units.length).keys()]
-    .map((i) => `\\u${units.charCodeAt(i).toString(16).padStart(4, "0")}`)
-    .join("");
-  return { text: units.length > 1 ? `(?:${text})` : text, next: index + 10 };
-}
-
-function translateClass(source: string, index: number): Piece {
-  let out = "[";
-  let cursor = index + 1;
-  if (source[cursor] === "^") {
-    out += "^";
-    cursor += 1;
-  }
-  // Python reads a `]` right after `[` or `[^` as a literal; JavaScript reads an empty set.
-  if (source[cursor] === "]") {
-    out += "\\]";
-    cursor += 1;
-  }
-  while (cursor < source.length) {
-    const char = source[cursor];
-    if (char === "]") return { text: `${out}]`, next: cursor + 1 };
-    if (char === "\\") {
-      const escape = translateEscape(source, cursor, true);
-      out += escape.text;
-      cursor = escape.next;
-    } else {
-      out += char;
-      cursor += 1;
-    }
-  }
-  return fail("Unterminated character set", index);
-}
-
-interface GroupPiece extends Piece {
-  /** True when this opens a group that a later `)` closes. */
-  opens: boolean;
-  flags: Flags;
-}
-
-function translateGroup(source: string, index: number, flags: Flags): GroupPiece {
-  const plain = { opens: true, flags };
-  if (source[index + 1] !== "?") return { text: "(", next: index + 1, ...plain };
-  const rest = source.slice(index);
-  const kind = source[index + 2];
-  if (kind === "P") {
-    const named = /^\(\?P<([^>]*)>/.exec(rest);
-    if (named !== null) return { text: `(?<${named[1]}>`, next: index + named[0].length, ...plain };
-    const reference = /^\(\?P=([^)]*)\)/.exec(rest);
-    if (reference !== null) {
-      return {
-        text: `\\k<${reference[1]}>`,
-        next: index + reference[0].length,
-        opens: false,
-        flags,
-      };
-    }
-    return fail("Unknown extension ?P", index);
-  }
-  if (kind === "#") {
-    const end = source.indexOf(")", index);
-    if (end === -1) fail("Missing ), unterminated comment", index);
-    return { text: "", next: end + 1, opens: false, flags };
-  }
-  if (kind === ":" || kind === "=" || kind === "!") {
-    return { text: `(?${kind}`, next: index + 3, ...plain };
-  }
-  if (kind === "<") {
-    // Lookbehind, or a JavaScript-style named group, which Python lacks but is unambiguous.
-    return { text: "(?<", next: index + 3, ...plain };
-  }
-  if (kind === "(") return fail("Conditional groups (?(...)) are not supported", index);
-  if (kind === ">") return fail("Atomic groups (?>...) are not supported", index);
-  const scoped = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/.exec(rest);
-  if (scoped === null) return fail(`Unknown extension ?${kind ?? ""}`, index);
-  const [whole, add, remove = "", end] = scoped;
-  if (end === ")") return fail("Global flags not at the start of the expression", index);
-  if (add === "" && remove === "") return fail("Missing flag", index);
-  if (/[^imsx]/.test(remove)) fail("Bad inline flags: only i, m, s and x can be turned off", index);
-  if ([...remove].some((letter) => add.includes(letter))) {
-    fail("Bad inline flags: flag turned on and off", index);
-  }
-  const next: Flags = { ...flags };
-  applyFlagLetters(next, add, remove, index);
-  let modifier = "";
-  if (next.ignoreCase !== flags.ignoreCase) modifier = next.ignoreCase ? "i" : "-i";
-  return { text: `(?${modifier}:`, next: index + whole.length, opens: true, flags: next };
 }

@@ -1,4 +1,5 @@
-import { pythonRepr } from "./signals.ts";
+import { errorText } from "../contract/error_text.ts";
+import { pythonRepr } from "../contract/python_repr.ts";
 
 /** How to resolve a path; the filesystem is reached only through `realPath`. */
 export interface ResolveOptions {
@@ -60,7 +61,7 @@ export function checkCwd(
   try {
     resolved = resolvePath(target, options);
   } catch (error) {
-    return { allow: false, reason: `Invalid cwd: ${errorMessage(error)}` };
+    return { allow: false, reason: `Invalid cwd: ${errorText(error)}` };
   }
   const activeRoots = roots.filter((root) => root !== "");
   if (activeRoots.length === 0) return { allow: true, resolved };
@@ -72,7 +73,7 @@ export function checkCwd(
     } catch (error) {
       return {
         allow: false,
-        reason: `Invalid allowed cwd root ${pythonRepr(root)}: ${errorMessage(error)}`,
+        reason: `Invalid allowed cwd root ${pythonRepr(root)}: ${errorText(error)}`,
       };
     }
     if (isWithin(targetPath, rootPath, separator)) return { allow: true, resolved };
@@ -83,10 +84,6 @@ export function checkCwd(
 /** The error for a cwd that passed policy but does not exist. */
 export function describeMissingCwd(resolved: string): string {
   return `Cwd does not exist: ${resolved}; pass an existing directory`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function isWithin(target: ParsedPath, root: ParsedPath, separator: "/" | "\\"): boolean {

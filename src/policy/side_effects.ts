@@ -1,5 +1,5 @@
 import type { Decision } from "./decision.ts";
-import { pythonRepr } from "./signals.ts";
+import { pythonRepr } from "../contract/python_repr.ts";
 
 /** Every side-effect category an `execute` call can declare, in alphabetical order. */
 export const SIDE_EFFECTS = [

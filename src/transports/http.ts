@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   type CancelledNotification,
   CancelledNotificationSchema,
@@ -6,8 +5,7 @@ import {
   isJSONRPCRequest,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Config } from "../config/mod.ts";
-import type { ExecutionManager } from "../core/manager.ts";
+import { errorText } from "../contract/error_text.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_BODY_BYTES, readBodyWithin } from "./http_body.ts";
 import {
@@ -20,6 +18,7 @@ import {
 } from "./http_response.ts";
 import { checkBearer, checkHost, checkOrigin, urlHost } from "./http_security.ts";
 import { type HttpSession, SessionRegistry } from "./http_sessions.ts";
+import type { SessionFactory } from "./session.ts";
 
 /** The MCP endpoint's path. */
 export const MCP_PATH = "/mcp";
@@ -28,17 +27,20 @@ export const IDLE_SESSION_MS = 30 * 60_000;
 /** Upper bound on waiting for the listener to drain at shutdown. */
 const SHUTDOWN_DRAIN_MS = 5_000;
 
-/** What the HTTP transport needs from the application (`createApp`'s result fits). */
+/** What the HTTP transport needs from the application. */
 export interface HttpApp {
-  manager: Pick<ExecutionManager, "ps" | "closeSession">;
-  createSessionServer(owner: string): McpServer;
+  createSession: SessionFactory;
 }
 
-/** Settings of the HTTP transport, as in `Config`. */
-export type HttpConfig = Pick<
-  Config,
-  "host" | "port" | "authToken" | "allowedOrigins" | "maxHttpSessions" | "maxConcurrentRequests"
->;
+/** Settings of the HTTP transport (the application's `Config` has them all). */
+export interface HttpConfig {
+  host: string;
+  port: number;
+  authToken: string | null;
+  allowedOrigins: readonly string[];
+  maxHttpSessions: number;
+  maxConcurrentRequests: number;
+}
 
 export interface HttpHandlerOptions {
   app: HttpApp;
@@ -72,11 +74,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const { maxBodyBytes = MAX_BODY_BYTES, idleSessionMs = IDLE_SESSION_MS } = options;
   const now = options.now ?? (() => performance.now());
   const registry = new SessionRegistry({
-    createServer: (id) => app.createSessionServer(id),
-    hasLiveExecutions: (id) =>
-      (app.manager.ps({ include_completed: false, limit: 1 }, { owner: id })
-        .executions as unknown[]).length > 0,
-    closeExecutions: (id) => app.manager.closeSession(id),
+    createSession: app.createSession,
     maxSessions: config.maxHttpSessions,
     idleSessionMs,
     now,
@@ -291,7 +289,7 @@ export function serveHttp(
       },
     }, handler);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return Promise.reject(
       new Error(
         `Cannot listen on ${

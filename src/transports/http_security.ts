@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { isLoopbackHost } from "../config/loopback.ts";
+import { isLoopbackHost } from "../policy/loopback.ts";
 
 /** Addresses that bind every interface: any IP literal is then a valid `Host`. */
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "[::]", "::"]);

@@ -2,11 +2,14 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Logger } from "../logger.ts";
+import type { McpSession, SessionFactory } from "./session.ts";
 
 /** One MCP session: its own server object over its own transport. */
 export interface HttpSession {
   readonly id: string;
   readonly server: McpServer;
+  /** The application's side of the session: its live work. */
+  readonly work: McpSession;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** Requests whose response has not finished, the client's GET event stream included. */
   openRequests: number;
@@ -20,12 +23,8 @@ export interface HttpSession {
 
 /** What the registry needs from the application. */
 export interface SessionRegistryOptions {
-  /** Builds the MCP server of a new session, owning the executions it starts. */
-  createServer(sessionId: string): McpServer;
-  /** Whether a session still has executions with live work. */
-  hasLiveExecutions(sessionId: string): boolean;
-  /** Stops the live executions of a session that ended. */
-  closeExecutions(sessionId: string): Promise<void>;
+  /** Builds a new session, owning the executions it starts. */
+  createSession: SessionFactory;
   maxSessions: number;
   /** A session with no open request and no live execution for this long is ended. */
   idleSessionMs: number;
@@ -72,10 +71,12 @@ export class SessionRegistry {
         this.#options.logger.info(`HTTP session ${id} started`);
       },
     });
-    const server = this.#options.createServer(id);
+    const work = this.#options.createSession(id);
+    const { server } = work;
     const session: HttpSession = {
       id,
       server,
+      work,
       transport,
       openRequests: 0,
       openCalls: new Set(),
@@ -133,10 +134,10 @@ export class SessionRegistry {
 
   /** Ends sessions idle for `idleSessionMs` with no open request and no live execution. */
   async expireIdle(): Promise<number> {
-    const { idleSessionMs, now, hasLiveExecutions } = this.#options;
+    const { idleSessionMs, now } = this.#options;
     const idle = [...this.#sessions.values()].filter((session) =>
       session.openRequests === 0 && now() - session.lastActiveMs >= idleSessionMs &&
-      !hasLiveExecutions(session.id)
+      !session.work.hasLiveWork()
     );
     for (const session of idle) {
       session.endReason = `idle for ${Math.round(idleSessionMs / 1000)} s with no live execution`;
@@ -174,7 +175,7 @@ export class SessionRegistry {
     this.#sessions.delete(session.id);
     const { logger } = this.#options;
     logger.info(`HTTP session ${session.id} ended: ${session.endReason}`);
-    this.#options.closeExecutions(session.id).catch((error) =>
+    session.work.close().catch((error) =>
       logger.warn(`Stopping the executions of HTTP session ${session.id} failed: ${error}`)
     );
   }

@@ -81,15 +81,50 @@ Deno.test("YIELDSHELL_CONFIG names the file; --config wins over it", () => {
 });
 
 Deno.test("config file mistakes stop startup naming the file and the key", async (t) => {
-  await t.step("an unknown key, with the valid keys", () => {
+  await t.step("an unknown key, with the nearest valid key and the valid keys", () => {
     const error = fileError("port: 1\nmax_output_length: 5\n");
     assert.ok(
-      error.startsWith(`Unknown key "max_output_length" in config file ${PATH}; valid keys: `),
+      error.startsWith(
+        `Unknown key "max_output_length" in config file ${PATH} (nearest valid key: max_output_bytes); valid keys: `,
+      ),
       error,
     );
     for (const key of ["allowed_cwds", "max_output_bytes", "non_interactive_env", "truncation"]) {
       assert.ok(error.includes(key), key);
     }
+  });
+  await t.step("every unknown key at once, each with its nearest valid key", () => {
+    const error = fileError(
+      [
+        "prot: 1",
+        "port: 2",
+        "maxOutputBytes: 5",
+        "YIELDSHELL_DEFAULT_TIMEOUT_MS: 10",
+        "yield-ms: 5",
+        "allowed-cwd: [/w]",
+        "zzz: 1",
+      ].join("\n"),
+    );
+    const named = [
+      '"prot" (nearest valid key: port)',
+      '"maxOutputBytes" (nearest valid key: max_output_bytes)',
+      '"YIELDSHELL_DEFAULT_TIMEOUT_MS" (nearest valid key: default_timeout_ms)',
+      '"yield-ms" (nearest valid key: default_yield_ms)',
+      '"allowed-cwd" (nearest valid key: allowed_cwds)',
+      '"zzz" (nearest valid key: ',
+    ];
+    assert.ok(
+      error.startsWith(`Unknown keys in config file ${PATH}: ${named.join(", ")}`),
+      error,
+    );
+    assert.match(error, /; valid keys: allow_command_regex, (\w+, )*allowed_cwds, /);
+  });
+  await t.step("Deno's deno.json named as the config file says what happened", () => {
+    const error = fileError('{"name": "x", "tasks": {}, "imports": {}}', "/checkout/deno.json");
+    assert.match(
+      error,
+      /^Unknown keys in config file \/checkout\/deno.json: "name" \(nearest valid key: \w+\), "tasks" \(nearest valid key: \w+\), "imports" \(nearest valid key: \w+\); valid keys: .*; this is Deno's configuration: Deno finds deno.json beside main.ts by itself, and a --config after main.ts names a yieldshell config file$/,
+    );
   });
   const cases: [string, string][] = [
     [

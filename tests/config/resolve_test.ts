@@ -45,6 +45,8 @@ Deno.test("with nothing set, the config is the defaults", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
     },
+    sandbox: "off",
+    allowUnconfined: [],
   });
   assert.deepEqual(warningsOf(), []);
 });
@@ -107,4 +109,29 @@ Deno.test("warnings from all sources are collected", () => {
     },
   });
   assert.equal(warnings.length, 3, warnings.join("\n"));
+});
+
+Deno.test("allowed cwds without a default cwd under them", async (t) => {
+  await t.step("a start directory outside the roots gives way to the first root, said once", () => {
+    const env = { YIELDSHELL_ALLOWED_CWDS: "/work/a:/work/b" };
+    assert.equal(configOf({ env }).defaultCwd, "/work/a");
+    assert.deepEqual(warningsOf({ env }), [
+      `The start directory ${CWD} is not under the allowed cwds (/work/a, /work/b), so commands that pass no cwd run in /work/a, the first of them; set --default-cwd to choose another`,
+    ]);
+  });
+  await t.step("a start directory under a root stays, without a word", () => {
+    const env = { YIELDSHELL_ALLOWED_CWDS: "/work:/srv" };
+    assert.equal(configOf({ env }).defaultCwd, CWD);
+    assert.deepEqual(warningsOf({ env }), []);
+  });
+  await t.step("an explicit default cwd outside the roots is refused at startup", () => {
+    assert.equal(
+      errorOf({ argv: ["--allowed-cwd", "/work/a", "--default-cwd", "/elsewhere"] }),
+      "Default cwd /elsewhere is not under the allowed cwds (/work/a), so every command without a cwd would fail; set --default-cwd (YIELDSHELL_DEFAULT_CWD, default_cwd) to a directory under one of them, or allow it",
+    );
+  });
+  await t.step("an explicit default cwd under a root is kept", () => {
+    const argv = ["--allowed-cwd", "/work", "--default-cwd", "/work/app"];
+    assert.equal(configOf({ argv }).defaultCwd, "/work/app");
+  });
 });

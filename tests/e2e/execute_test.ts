@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { startServer } from "./harness.ts";
+import { eventually, startServer } from "./harness.ts";
 import { posix } from "../os.ts";
 
 const NONE = ["NONE"];
@@ -208,16 +208,16 @@ posix.test("cancelling an in-flight execute stops the execution", async () => {
     undefined,
     { signal: controller.signal },
   );
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // deno-lint-ignore no-explicit-any
+  const entry = async (): Promise<any> =>
+    (await s.call("ps", {})).payload.executions.find((e: { name: string }) =>
+      e.name === "cancel-me"
+    );
+  await eventually(async () => (await entry()) !== undefined, 20_000, "the execution to start");
   controller.abort();
   await assert.rejects(pending);
-  let status = "running";
-  for (let i = 0; i < 100 && status === "running"; i++) {
-    const ps = await s.call("ps", {});
-    status = ps.payload.executions.find((e: { name: string }) => e.name === "cancel-me").status;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.equal(status, "stopped");
+  await eventually(async () => (await entry()).status !== "running", 20_000, "the stop");
+  assert.equal((await entry()).status, "stopped");
   const ps = await s.call("ps", {});
   assert.equal(ps.payload.executions[0].signal, "SIGINT");
 });
@@ -231,10 +231,14 @@ posix.test("initial stdin that the command never reads is reported as stdin_erro
   });
   assert.equal(payload.status, "completed");
   let error: string | undefined = payload.stdin_error;
-  for (let i = 0; i < 100 && error === undefined; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    error = (await s.call("read", { execution_id: payload.execution_id })).payload.stdin_error;
-  }
+  await eventually(
+    async () => {
+      error ??= (await s.call("read", { execution_id: payload.execution_id })).payload.stdin_error;
+      return error !== undefined;
+    },
+    20_000,
+    "stdin_error",
+  );
   assert.match(error ?? "", /pipe/i);
   const ps = await s.call("ps", {});
   assert.match(ps.payload.executions[0].stdin_error, /pipe/i);

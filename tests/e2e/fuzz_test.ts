@@ -22,13 +22,14 @@ import fc from "fast-check";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { CleanupInputSchema } from "../../src/mcp/tools/cleanup.ts";
-import { ExecuteInputSchema } from "../../src/mcp/tools/execute.ts";
-import { PsInputSchema } from "../../src/mcp/tools/ps.ts";
-import { ReadInputSchema } from "../../src/mcp/tools/read.ts";
-import { StopInputSchema } from "../../src/mcp/tools/stop.ts";
-import { WaitInputSchema } from "../../src/mcp/tools/wait.ts";
-import { WriteInputSchema } from "../../src/mcp/tools/write.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { cleanupInputSchema } from "../../src/mcp/tools/cleanup.ts";
+import { executeInputSchema } from "../../src/mcp/tools/execute.ts";
+import { psInputSchema } from "../../src/mcp/tools/ps.ts";
+import { readInputSchema } from "../../src/mcp/tools/read.ts";
+import { stopInputSchema } from "../../src/mcp/tools/stop.ts";
+import { waitInputSchema } from "../../src/mcp/tools/wait.ts";
+import { writeInputSchema } from "../../src/mcp/tools/write.ts";
 import { SIDE_EFFECTS } from "../../src/policy/side_effects.ts";
 import {
   eventually,
@@ -77,14 +78,16 @@ const SCHEMA_ERROR =
   /^MCP error -32602: (Input validation error: |Invalid arguments for tool |Tool .* not found)/;
 const INVALID_ENV_NAMES = ["", "A=B", "NUL\0NAME"];
 
+/** The server under test runs with the default settings (they change descriptions and defaults). */
+const SETTINGS = { ...defaultConfig(Deno.cwd()), defaultShell: "/bin/sh" };
 const INPUT_SCHEMAS: Record<string, z.ZodType> = {
-  execute: ExecuteInputSchema,
-  read: ReadInputSchema,
-  write: WriteInputSchema,
-  wait: WaitInputSchema,
-  stop: StopInputSchema,
-  ps: PsInputSchema,
-  cleanup: CleanupInputSchema,
+  execute: executeInputSchema(SETTINGS),
+  read: readInputSchema(SETTINGS),
+  write: writeInputSchema(),
+  wait: waitInputSchema(SETTINGS),
+  stop: stopInputSchema(),
+  ps: psInputSchema(),
+  cleanup: cleanupInputSchema(),
 };
 
 type Args = Record<string, unknown>;
@@ -118,6 +121,20 @@ const numbers = fc.oneof(
   edgeIntegers,
   fc.integer({ min: -1_000_000, max: 1_000_000 }),
   fc.constantFrom(0.5, -0.25, 1e308, -1e308, 3.000001, Number.MIN_VALUE),
+  // Integer parameters accept the text of an integer (MCP Inspector's CLI sends only strings).
+  fc.constantFrom(
+    "0",
+    "7",
+    "-3",
+    "3000",
+    "3.5",
+    " 3",
+    "3 ",
+    "abc",
+    "1e3",
+    "",
+    "99999999999999999999",
+  ),
 );
 const textUnit = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
@@ -374,17 +391,20 @@ function elementCount(value: unknown): number {
 }
 
 /**
- * Whether the server must accept `args`: the tool's own input schema, applied to what arrives
- * on the wire. The SDK parses `arguments` as a record, and assigning a `__proto__` key there
- * sets a prototype instead of a member, so that key never reaches the tool (an SDK quirk; no
- * value can be smuggled through it, as the fuzz shows).
+ * What the tool receives when the server must accept `args` (its defaults filled in, integer
+ * texts converted), else undefined: the tool's own input schema, applied to what arrives on the
+ * wire. The SDK parses `arguments` as a record, and assigning a `__proto__` key there sets a
+ * prototype instead of a member, so that key never reaches the tool (an SDK quirk; no value can
+ * be smuggled through it, as the fuzz shows).
  */
-function accepts(tool: string, args: Args): boolean {
+function accepted(tool: string, args: Args): Args | undefined {
   const schema = INPUT_SCHEMAS[tool];
-  if (schema === undefined) return false;
+  if (schema === undefined) return undefined;
   const wire = JSON.parse(JSON.stringify(args));
   delete wire.__proto__;
-  return elementCount(wire) <= MAX_INPUT_ELEMENTS && schema.safeParse(wire).success;
+  if (elementCount(wire) > MAX_INPUT_ELEMENTS) return undefined;
+  const parsed = schema.safeParse(wire);
+  return parsed.success ? parsed.data as Args : undefined;
 }
 
 const utf8Length = (value: unknown) =>
@@ -565,7 +585,8 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
         if (live && (tool === "wait" || tool === "stop")) {
           const key = tool === "wait" ? "timeout_ms" : "force_after_ms";
           const budget = args[key];
-          if (budget === undefined || (typeof budget === "number" && budget > LIVE_BUDGET_MS)) {
+          const ms = typeof budget === "string" && /^-?\d+$/.test(budget) ? Number(budget) : budget;
+          if (budget === undefined || (typeof ms === "number" && ms > LIVE_BUDGET_MS)) {
             args[key] = LIVE_BUDGET_MS;
           }
         }
@@ -577,7 +598,8 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
           timeout: 60_000,
         });
         const text = reply.content?.[0]?.type === "text" ? reply.content[0].text : "";
-        if (!accepts(tool, args)) {
+        const received = accepted(tool, args);
+        if (received === undefined) {
           counts.schemaErrors++;
           assert.equal(reply.isError, true, `a rejected call must be an error: ${where}`);
           assert.equal(reply.structuredContent, undefined, `${where} → ${text}`);
@@ -588,10 +610,12 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
         const payload = reply.structuredContent as Record<string, unknown> | undefined;
         assert.ok(payload !== undefined, `an accepted call must have a result: ${where} → ${text}`);
         assert.deepEqual(JSON.parse(text), payload, `text fallback differs: ${where}`);
-        const failure = payload.status === "failed_to_start" || payload.ok === false ||
-          payload.stopped === false || typeof payload.error === "string";
+        // A stop of an execution that had already ended reports its final status: no failure.
+        const endedStop = tool === "stop" && typeof payload.status === "string";
+        const failure = !endedStop && (payload.status === "failed_to_start" ||
+          payload.ok === false || payload.stopped === false || typeof payload.error === "string");
         assert.equal(reply.isError === true, failure, `isError: ${where} → ${text}`);
-        checkResult(tool, args, payload, `${where} → ${text.slice(0, 600)}`);
+        checkResult(tool, received, payload, `${where} → ${text.slice(0, 600)}`);
         if (tool === "execute") {
           targets.remember(payload);
           const status = String(payload.status);

@@ -18,7 +18,7 @@ export function serverCommand(
   if (binary) return { command: binary, args };
   return {
     command: Deno.execPath(),
-    args: ["run", "-P=server", ...denoFlags, `${root}main.ts`, ...args],
+    args: ["run", "-q", "-P=server", ...denoFlags, `${root}main.ts`, ...args],
   };
 }
 

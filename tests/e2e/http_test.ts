@@ -530,15 +530,14 @@ Deno.test("http: startup refuses a missing net grant and a non-loopback bind wit
 
 function fakeApp(live: { count: number }, closed: string[]) {
   return {
-    manager: {
-      ps: () => ({ executions: Array.from({ length: live.count }) }),
-      closeSession: (owner: string) => {
+    createSession: (owner: string) => ({
+      server: new McpServer({ name: "fake", version: "0" }, { capabilities: { tools: {} } }),
+      hasLiveWork: () => live.count > 0,
+      close: () => {
         closed.push(owner);
         return Promise.resolve();
       },
-    },
-    createSessionServer: () =>
-      new McpServer({ name: "fake", version: "0" }, { capabilities: { tools: {} } }),
+    }),
   };
 }
 

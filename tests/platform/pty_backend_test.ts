@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LINUX_PTY_ABI } from "../../src/platform/pty/abi.ts";
-import { asSpawnedProcess, createPtyBackend, FFI_MISSING } from "../../src/platform/pty/mod.ts";
+import { createPtyBackend, FFI_MISSING } from "../../src/platform/pty/mod.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { eventually, isAlive, processesWithMarker } from "../e2e/harness.ts";
 import { linux, posix } from "../os.ts";
@@ -84,19 +84,16 @@ Deno.test("a tty spawn without the ffi permission fails with what to do", () => 
   const backend = createPtyBackend({
     abi: LINUX_PTY_ABI,
     signals: LINUX_SIGNALS,
-    tokenVariable: null,
-    shellArgv: (shell, command) => ({ program: shell, args: ["-c", command] }),
     ffiGranted: () => false,
   });
   assert.equal(backend.unavailable(), FFI_MISSING);
   assert.throws(
     () =>
       backend.spawn({
-        shell: null,
+        shell: "/bin/sh",
         command: "true",
         cwd: "/",
         env: {},
-        token: "t",
         cols: 80,
         rows: 24,
       }),
@@ -121,8 +118,6 @@ linux.test("the select() wait path (macOS's) reads and writes like poll()", asyn
   const backend = createPtyBackend({
     abi: { ...LINUX_PTY_ABI, readiness: "select" },
     signals: LINUX_SIGNALS,
-    tokenVariable: null,
-    shellArgv: (shell, command) => ({ program: shell, args: ["-c", command] }),
   });
   await using run = startPty('read line; echo "got $line"; seq 1 50000 | tail -n 1', { backend });
   await run.waitFor(""); // started
@@ -161,22 +156,6 @@ linux.test("a write blocked on a full terminal ends when the terminal closes", a
     await run.pty.exited;
     await run.pty.close();
     assert.equal(await outcome, "Cannot write to the terminal: the terminal is closed");
-  } finally {
-    await run[Symbol.asyncDispose]();
-  }
-});
-
-linux.test("as a spawned process: stdout is the terminal, stderr is empty, stdin types", async () => {
-  const run = startPty('read line; echo "out $line"; echo "err $line" >&2');
-  try {
-    const process = asSpawnedProcess(run.pty);
-    const writer = process.stdin.getWriter();
-    await writer.write(new TextEncoder().encode("x\r"));
-    await writer.close();
-    assert.equal(await new Response(process.stderr).text(), "");
-    await run.ended;
-    assert.equal(run.text(), "x\r\nout x\r\nerr x\r\n");
-    assert.deepEqual(await process.exited, { exitCode: 0, signal: null });
   } finally {
     await run[Symbol.asyncDispose]();
   }

@@ -1,4 +1,4 @@
-import { currentPlatform, currentPtyBackend } from "../../src/platform/mod.ts";
+import { currentPtyBackend } from "../../src/platform/mod.ts";
 import type { PtyBackend, PtyProcess } from "../../src/platform/mod.ts";
 import { eventually, marker } from "../e2e/harness.ts";
 
@@ -28,13 +28,13 @@ export interface PtyStartOptions {
   rows?: number;
   env?: Record<string, string>;
   cwd?: string;
-  shell?: string | null;
+  shell?: string;
   backend?: PtyBackend;
 }
 
 /** Default backend of this OS, built once per test file. */
 export function defaultBackend(): PtyBackend {
-  return currentPtyBackend(currentPlatform());
+  return currentPtyBackend();
 }
 
 /** Starts `command` through `/bin/sh -c` on a terminal and collects its output. */
@@ -42,7 +42,7 @@ export function startPty(command: string, options: PtyStartOptions = {}): Runnin
   const tag = marker();
   const backend = options.backend ?? defaultBackend();
   const pty = backend.spawn({
-    shell: options.shell ?? null,
+    shell: options.shell ?? "/bin/sh",
     command,
     cwd: options.cwd ?? Deno.cwd(),
     env: {
@@ -52,7 +52,6 @@ export function startPty(command: string, options: PtyStartOptions = {}): Runnin
       YS_TEST_MARKER: tag,
       ...options.env,
     },
-    token: tag,
     cols: options.cols ?? 120,
     rows: options.rows ?? 40,
   });

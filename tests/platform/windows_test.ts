@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
+import type { ProcessTree } from "../../src/core/process.ts";
+import { type RunSyncResult, WINDOWS_FACTS, WindowsControl } from "../../src/platform/windows.ts";
 import {
-  createWindowsPlatform,
   isPosixShell,
   isPowerShell,
-  type RunSyncResult,
   taskkillArgv,
   windowsDefaultShell,
   windowsShellArgv,
-} from "../../src/platform/windows.ts";
-import type { SpawnedProcess } from "../../src/platform/types.ts";
+} from "../../src/platform/windows_argv.ts";
 
 function fileExists(path: string | undefined): boolean {
   if (path === undefined) return false;
@@ -39,7 +38,7 @@ function fakeRunSync(onCall: (args: readonly string[]) => number) {
 }
 
 /** Kills the shell unless it already exited (its PID may be reused), then drains it. */
-function guard(process: SpawnedProcess): { stop(): Promise<void> } {
+function guard(process: ProcessTree): { stop(): Promise<void> } {
   let exited = false;
   const done = process.exited.then(() => {
     exited = true;
@@ -199,61 +198,46 @@ Deno.test("the default shell is COMSPEC in any case, else cmd.exe", () => {
   );
   assert.equal(windowsDefaultShell({ COMSPEC: "" }), "cmd.exe");
   assert.equal(windowsDefaultShell({}), "cmd.exe");
-  assert.equal(createWindowsPlatform().defaultShell({}), "cmd.exe");
+  assert.equal(WINDOWS_FACTS.defaultShell({}), "cmd.exe");
 });
 
 Deno.test("the adapter describes Windows", () => {
-  const platform = createWindowsPlatform();
-  assert.equal(platform.name, "windows");
-  assert.equal(platform.pathListSeparator, ";");
-  assert.equal(platform.pathSeparator, "\\");
-  assert.equal(platform.tokenVariable, null);
-  assert.deepEqual(platform.shutdownSignals, ["SIGINT", "SIGBREAK"]);
-  assert.deepEqual(platform.shellArgv("cmd.exe", "ver"), {
+  assert.equal(WINDOWS_FACTS.pathListSeparator, ";");
+  assert.equal(WINDOWS_FACTS.pathSeparator, "\\");
+  assert.deepEqual(WINDOWS_FACTS.shutdownSignals, ["SIGINT", "SIGBREAK"]);
+  assert.deepEqual(windowsShellArgv("cmd.exe", "ver"), {
     program: "cmd.exe",
     args: ["/d", "/s", "/c", '"ver"'],
+    rawArguments: true,
   });
 });
 
-Deno.test("isSignalSupported accepts POSIX names, which all terminate on Windows", async (t) => {
-  const platform = createWindowsPlatform();
+Deno.test("supportsSignal accepts POSIX names, which all terminate on Windows", async (t) => {
+  const control = new WindowsControl();
   for (
     const signal of ["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGBREAK"]
   ) {
-    await t.step(signal, () => assert.ok(platform.isSignalSupported(signal)));
+    await t.step(signal, () => assert.ok(control.supportsSignal(signal)));
   }
   for (const signal of ["TERM", "sigterm", "SIGFOO", "9", ""]) {
     await t.step(`not ${JSON.stringify(signal)}`, () => {
-      assert.equal(platform.isSignalSupported(signal), false);
+      assert.equal(control.supportsSignal(signal), false);
     });
   }
 });
 
-Deno.test("signalGroup never runs taskkill for a pid it did not start", async () => {
+Deno.test("killTree never runs taskkill for a pid it did not start", () => {
   const { calls, runSync } = fakeRunSync(() => 0);
-  const platform = createWindowsPlatform({ runSync });
-  assert.equal(platform.signalGroup(4242, "SIGTERM"), false);
-  assert.equal(await platform.isGroupAlive(4242), false);
-  assert.deepEqual(await platform.findTokenHolders(["token"]), new Map());
+  const control = new WindowsControl({ runSync });
+  assert.equal(control.killTree(4242), false);
+  assert.equal(control.isRunning(4242), false);
   assert.deepEqual(calls, []);
 });
 
-Deno.test("guard and release start nothing (no watchdog on Windows)", () => {
+Deno.test("sweep starts nothing (no containment token on Windows)", async () => {
   const { calls, runSync } = fakeRunSync(() => 0);
-  const platform = createWindowsPlatform({ runSync });
-  platform.guard(4242, "token");
-  platform.releaseGroup(4242);
-  platform.releaseToken("token");
+  await new WindowsControl({ runSync }).sweep();
   assert.deepEqual(calls, []);
-});
-
-Deno.test("signalProcesses force-kills single processes without /T", () => {
-  const { calls, runSync } = fakeRunSync(() => 128);
-  createWindowsPlatform({ runSync }).signalProcesses([11, 0, 12], "SIGKILL");
-  assert.deepEqual(calls, [
-    { program: "taskkill", args: ["/F", "/PID", "11"] },
-    { program: "taskkill", args: ["/F", "/PID", "12"] },
-  ]);
 });
 
 Deno.test({
@@ -265,25 +249,25 @@ Deno.test({
       Deno.kill(pidOf(args), "SIGKILL");
       return 0;
     });
-    const platform = createWindowsPlatform({ runSync });
-    const process = platform.spawn({
+    const control = new WindowsControl({ runSync });
+    const process = control.spawn({
       shell: POSIX_SH,
       command: SLEEPER,
       cwd: Deno.cwd(),
       env: Deno.env.toObject(),
-      token: "unused",
     });
     const processGuard = guard(process);
     try {
-      assert.equal(await platform.isGroupAlive(process.pid), true);
-      assert.equal(platform.signalGroup(process.pid, "SIGTERM"), true);
+      assert.equal(control.isRunning(process.pid), true);
+      await process.signal("SIGTERM");
       assert.deepEqual(calls, [
         { program: "taskkill", args: ["/T", "/F", "/PID", String(process.pid)] },
       ]);
-      assert.equal(await platform.isGroupAlive(process.pid), false);
-      await process.exited;
+      assert.equal(control.isRunning(process.pid), false);
+      await process.ended;
       // Gone: a second signal must not run taskkill against a PID that may be reused.
-      assert.equal(platform.signalGroup(process.pid, "SIGKILL"), false);
+      await process.signal("SIGKILL");
+      assert.equal(control.killTree(process.pid), false);
       assert.equal(calls.length, 1);
     } finally {
       await processGuard.stop();
@@ -292,7 +276,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "taskkill's answer decides what signalGroup reports",
+  name: "taskkill's answer decides what killTree reports",
   ignore: !HAS_POSIX_SH,
   async fn(t) {
     const cases = [
@@ -302,18 +286,17 @@ Deno.test({
     for (const { name, code, result, alive } of cases) {
       await t.step(name, async () => {
         const { runSync } = fakeRunSync(() => code);
-        const platform = createWindowsPlatform({ runSync });
-        const process = platform.spawn({
+        const control = new WindowsControl({ runSync });
+        const process = control.spawn({
           shell: POSIX_SH,
           command: SLEEPER,
           cwd: Deno.cwd(),
           env: Deno.env.toObject(),
-          token: "unused",
         });
         const processGuard = guard(process);
         try {
-          assert.equal(platform.signalGroup(process.pid, "SIGTERM"), result);
-          assert.equal(await platform.isGroupAlive(process.pid), alive);
+          assert.equal(control.killTree(process.pid), result);
+          assert.equal(control.isRunning(process.pid), alive);
         } finally {
           await processGuard.stop();
         }
@@ -327,19 +310,19 @@ Deno.test({
   ignore: !HAS_POSIX_SH,
   async fn() {
     const { calls, runSync } = fakeRunSync(() => 0);
-    const platform = createWindowsPlatform({ runSync });
-    const process = platform.spawn({
+    const control = new WindowsControl({ runSync });
+    const process = control.spawn({
       shell: POSIX_SH,
       command: "exit 3",
       cwd: Deno.cwd(),
       env: Deno.env.toObject(),
-      token: "unused",
     });
     const processGuard = guard(process);
     try {
       assert.deepEqual(await process.exited, { exitCode: 3, signal: null });
-      assert.equal(await platform.isGroupAlive(process.pid), false);
-      assert.equal(platform.signalGroup(process.pid, "SIGTERM"), false);
+      await process.ended;
+      assert.equal(control.isRunning(process.pid), false);
+      assert.equal(control.killTree(process.pid), false);
       assert.deepEqual(calls, []);
     } finally {
       await processGuard.stop();
@@ -348,15 +331,14 @@ Deno.test({
 });
 
 Deno.test("a shell that cannot start fails with the shell and cwd named", () => {
-  const platform = createWindowsPlatform();
+  const control = new WindowsControl();
   assert.throws(
     () =>
-      platform.spawn({
+      control.spawn({
         shell: "/nonexistent/yieldshell-no-such-shell",
         command: "ver",
         cwd: Deno.cwd(),
         env: {},
-        token: "unused",
       }),
     { message: /^Cannot start shell \/nonexistent\/yieldshell-no-such-shell/ },
   );
@@ -366,14 +348,13 @@ Deno.test({
   name: "cmd.exe receives the command verbatim and taskkill ends its tree (real Windows)",
   ignore: !HAS_CMD,
   async fn() {
-    const platform = createWindowsPlatform();
+    const control = new WindowsControl();
     const env = Deno.env.toObject();
-    const quoted = platform.spawn({
+    const quoted = control.spawn({
       shell: COMSPEC!,
       command: 'echo "a & b" & echo second',
       cwd: Deno.cwd(),
       env,
-      token: "unused",
     });
     const quotedGuard = guard(quoted);
     try {
@@ -384,18 +365,17 @@ Deno.test({
       await quotedGuard.stop();
     }
 
-    const tree = platform.spawn({
+    const tree = control.spawn({
       shell: COMSPEC!,
       command: "ping -n 60 127.0.0.1 >NUL",
       cwd: Deno.cwd(),
       env,
-      token: "unused",
     });
     const treeGuard = guard(tree);
     try {
-      assert.equal(platform.signalGroup(tree.pid, "SIGTERM"), true);
-      await tree.exited;
-      assert.equal(await platform.isGroupAlive(tree.pid), false);
+      assert.equal(control.killTree(tree.pid), true);
+      await tree.ended;
+      assert.equal(control.isRunning(tree.pid), false);
     } finally {
       await treeGuard.stop();
     }

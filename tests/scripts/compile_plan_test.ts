@@ -4,12 +4,15 @@ import denoJson from "../../deno.json" with { type: "json" };
 import {
   denortCachePath,
   denortUrl,
+  ENTITLEMENTS_FILE,
   formatSums,
   INCLUDES,
+  isDarwinTarget,
   LOOPBACK_HOSTS,
   netHostList,
   outputName,
   parseTargets,
+  planCodesign,
   planCompile,
   preflightMessage,
   type PreflightReport,
@@ -247,4 +250,37 @@ Deno.test("formatSums writes sha256sum's format, sorted by name", async () => {
       `${"b".repeat(64)}  yieldshell-x86_64-pc-windows-msvc.exe\n`,
   );
   assert.equal(formatSums([]), "");
+});
+
+Deno.test("planCodesign signs ad hoc by default, with Developer ID and entitlements on request", () => {
+  const output = "dist/yieldshell-aarch64-apple-darwin";
+  for (const identity of [undefined, "", "-"]) {
+    assert.deepEqual(planCodesign([output], identity), [{
+      output,
+      sign: ["--force", "--sign", "-", output],
+      verify: ["--verify", "--strict", "--verbose=2", output],
+    }]);
+  }
+  const [developerId] = planCodesign([output], "Developer ID Application: Example (TEAM123)");
+  assert.deepEqual(developerId.sign, [
+    "--force",
+    "--sign",
+    "Developer ID Application: Example (TEAM123)",
+    "--options",
+    "runtime",
+    "--entitlements",
+    ENTITLEMENTS_FILE,
+    "--timestamp",
+    output,
+  ]);
+  assert.deepEqual(TARGETS.filter(isDarwinTarget), ["x86_64-apple-darwin", "aarch64-apple-darwin"]);
+});
+
+Deno.test("the entitlements let V8 run under the hardened runtime, and nothing more", () => {
+  const plist = Deno.readTextFileSync(new URL(ENTITLEMENTS_FILE, ROOT));
+  const keys = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((match) => match[1]);
+  assert.deepEqual(keys, [
+    "com.apple.security.cs.allow-jit",
+    "com.apple.security.cs.allow-unsigned-executable-memory",
+  ]);
 });

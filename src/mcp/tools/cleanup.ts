@@ -1,17 +1,26 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { CleanupArgs } from "../../contract/arguments.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
+import { argumentsSchema, integer } from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions } from "../tool_settings.ts";
 
-export const CleanupInputSchema = z.object({
-  completed_older_than_ms: z.number().int().optional().describe(
-    "Remove completed records older than this (default 3600000)",
-  ),
-  stopped_older_than_ms: z.number().int().optional().describe(
-    "Remove stopped, timed-out and failed records older than this (default 3600000)",
-  ),
-}).strict();
+/** The contract's default age threshold of both kinds of record: one hour. */
+const DEFAULT_AGE_MS = 3_600_000;
+
+/** `cleanup`'s arguments. */
+export function cleanupInputSchema() {
+  return argumentsSchema<CleanupArgs>({
+    completed_older_than_ms: integer().prefault(DEFAULT_AGE_MS).describe(
+      "Remove completed records older than this",
+    ),
+    stopped_older_than_ms: integer().prefault(DEFAULT_AGE_MS).describe(
+      "Remove stopped, timed-out and failed records older than this",
+    ),
+  });
+}
 
 const CleanupOutputSchema = z.object({
   removed: z.number().int(),
@@ -19,23 +28,28 @@ const CleanupOutputSchema = z.object({
 });
 
 /** Registers `cleanup`. */
-export function registerCleanupTool(server: McpServer, manager: ExecutionManager, owner: string) {
-  server.registerTool(
-    "cleanup",
-    {
-      title: "Prune finished records",
-      description:
-        "Remove this session's terminal execution records older than the thresholds. Running executions are never removed.",
-      inputSchema: CleanupInputSchema,
-      outputSchema: CleanupOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+export function registerCleanupTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner } = options;
+  const inputSchema = cleanupInputSchema();
+  const tool = {
+    name: "cleanup",
+    title: "Prune finished records",
+    description:
+      "Remove this session's finished execution records older than the thresholds; running ones are never removed.",
+    inputSchema,
+    outputSchema: CleanupOutputSchema,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
     },
-    (args: z.infer<typeof CleanupInputSchema>, extra: ToolExtra) =>
+  };
+  server.registerTool(
+    tool.name,
+    tool,
+    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(manager.cleanup(args, callContext(owner, extra))),
   );
+  return tool;
 }

@@ -1,43 +1,69 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { ExecuteArgs } from "../../contract/arguments.ts";
+import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "../../core/timing.ts";
 import { SIDE_EFFECTS } from "../../policy/side_effects.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { cursorFields, exitFields, maxOutputBytes, status, truncation } from "../schemas.ts";
-
-export const ExecuteInputSchema = z.object({
-  command: z.string().max(1_048_576).describe("The command string to execute in the shell"),
-  side_effects: z.array(z.enum(SIDE_EFFECTS)).max(64).describe(
-    'Every plausible side-effect category of this command; ["NONE"] for read-only commands. NONE is exclusive. Calls declaring a category the operator blocked (by default KILLS_AGENT_PROCESS, MODIFIES_OS_SETTINGS, MODIFIES_OS_USER_SETTINGS, MODIFIES_PROTECTED_FILES, RUNS_INLINE_CODE) are rejected with failed_to_start before anything runs. Prefer writing inline code to a reviewable workspace file and running it',
-  ),
-  cwd: z.string().max(4096).nullable().optional().describe(
-    "Working directory (relative paths resolve against the server's default cwd); must be under the allowed roots when configured",
-  ),
-  env: z.record(z.string().max(4096), z.string().max(1_048_576)).nullable().optional().describe(
-    "Environment variables added over the server's environment",
-  ),
-  shell: z.string().max(4096).nullable().optional().describe(
-    "Shell executable that runs the command with -c; checked by the same command policy",
-  ),
-  stdin: z.string().max(16_777_216).nullable().optional().describe(
-    "Initial text written to standard input right after spawning",
-  ),
-  close_stdin: z.boolean().optional().describe(
-    "Close stdin after the initial input (default true); set false to send more with write",
-  ),
-  name: z.string().max(1024).nullable().optional().describe(
-    "A human-readable label shown by ps",
-  ),
-  yield_ms: z.number().int().nullable().optional().describe(
-    "Milliseconds to wait before returning backgrounded (default 30000, at most 55000); 0 starts in the background",
-  ),
-  timeout_ms: z.number().int().nullable().optional().describe(
-    "Total runtime limit; on expiry the process group gets SIGTERM, then SIGKILL (default 3600000; 0 = unlimited)",
-  ),
-  max_output_bytes: maxOutputBytes,
+import {
+  argumentsSchema,
+  cursorFields,
+  exitFields,
+  integer,
+  maxOutputBytes,
+  status,
   truncation,
-}).strict();
+} from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
+import { describeShell } from "./execute_description.ts";
+
+/** `execute`'s arguments, with the operator's defaults and caps in their descriptions. */
+export function executeInputSchema(settings: ToolSettings) {
+  const yieldCapMs = Math.min(settings.maxYieldMs, REQUEST_CEILING_MS);
+  return argumentsSchema<ExecuteArgs>({
+    command: z.string().max(1_048_576).describe("Command text for the shell"),
+    side_effects: z.array(z.enum(SIDE_EFFECTS)).max(64).describe(
+      describeSideEffects(settings.blockedSideEffects),
+    ),
+    cwd: z.string().max(4096).nullable().optional().describe(
+      "Working directory, relative to the default cwd; must be under the allowed roots if set",
+    ),
+    env: z.record(z.string().max(4096), z.string().max(1_048_576)).nullable().optional()
+      .describe("Variables set over the server's environment"),
+    shell: z.string().max(4096).nullable().optional().describe(
+      `Shell to run the command with instead of ${settings.defaultShell}; also checked by the command policy`,
+    ),
+    stdin: z.string().max(16_777_216).nullable().optional().describe(
+      "Text written to stdin right after the start",
+    ),
+    close_stdin: z.boolean().default(true).describe(
+      "Close stdin after stdin (EOF); false keeps it open for write",
+    ),
+    name: z.string().max(1024).nullable().optional().describe("Label shown by ps"),
+    yield_ms: integer().nullable().prefault(Math.min(settings.defaultYieldMs, yieldCapMs))
+      .describe(
+        `Milliseconds to wait before returning backgrounded, clamped to ${yieldCapMs}; 0 starts in the background`,
+      ),
+    timeout_ms: integer().nullable().prefault(settings.defaultTimeoutMs).describe(
+      `Runtime limit (ms), then SIGTERM and ${
+        GRACEFUL_STOP_MS / 1000
+      } s later SIGKILL to the process group; 0 = none`,
+    ),
+    max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
+    truncation: truncation(settings.truncation),
+  });
+}
+
+function describeSideEffects(blocked: readonly string[]): string {
+  const refused = blocked.length === 0
+    ? "None is blocked here"
+    : `Blocked here, failing before anything runs: ${blocked.join(", ")}`;
+  const inline = blocked.includes("RUNS_INLINE_CODE")
+    ? " (put inline code in a reviewable workspace file and run that)"
+    : "";
+  return `Every plausible side-effect category; ["NONE"] alone for read-only commands. ${refused}${inline}`;
+}
 
 const ExecuteOutputSchema = z.object({
   status,
@@ -51,18 +77,35 @@ const ExecuteOutputSchema = z.object({
 });
 
 /** Registers `execute`. */
-export function registerExecuteTool(server: McpServer, manager: ExecutionManager, owner: string) {
+export function registerExecuteTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner, settings } = options;
+  const inputSchema = executeInputSchema(settings);
+  const tool = {
+    name: "execute",
+    title: "Execute a shell command",
+    description: describeExecute(settings),
+    inputSchema,
+    outputSchema: ExecuteOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  };
   server.registerTool(
-    "execute",
-    {
-      title: "Execute a shell command",
-      description:
-        "Run a shell command. If it finishes within yield_ms the result is returned inline (completed); otherwise it keeps running in the background and you get status backgrounded with an opaque execution_id to pass unchanged to read, wait, write or stop. Output returned here advances the server-side read cursor, so a following cursorless read or wait continues after it. Children run non-interactively: stdin is closed unless close_stdin is false, and CI=true, GIT_TERMINAL_PROMPT=0, PAGER=cat are set.",
-      inputSchema: ExecuteInputSchema,
-      outputSchema: ExecuteOutputSchema,
-      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-    },
-    async (args: z.infer<typeof ExecuteInputSchema>, extra: ToolExtra) =>
+    tool.name,
+    tool,
+    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(await manager.execute(args, callContext(owner, extra))),
   );
+  return tool;
+}
+
+function describeExecute(settings: ToolSettings): string {
+  const overlay = Object.entries(settings.nonInteractiveEnv).map(([name, value]) =>
+    `${name}=${value}`
+  );
+  return [
+    describeShell(settings.defaultShell),
+    "Done within yield_ms: answered inline (completed); else it keeps running and returns backgrounded with an opaque execution_id for read, wait, write and stop. Returned output advances the read cursor.",
+    `Non-interactive: stdin closed unless close_stdin is false${
+      overlay.length === 0 ? "" : `; ${overlay.join(" ")} set`
+    }.`,
+  ].join(" ");
 }

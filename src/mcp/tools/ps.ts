@@ -1,14 +1,19 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { PsArgs } from "../../contract/arguments.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { exitFields, status } from "../schemas.ts";
+import { argumentsSchema, exitFields, integer, status } from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions } from "../tool_settings.ts";
 
-export const PsInputSchema = z.object({
-  include_completed: z.boolean().optional().describe("Include terminal records (default true)"),
-  limit: z.number().int().optional().describe("Maximum entries, most recent first (default 50)"),
-}).strict();
+/** `ps`'s arguments. */
+export function psInputSchema() {
+  return argumentsSchema<PsArgs>({
+    include_completed: z.boolean().default(true).describe("Include finished executions"),
+    limit: integer().prefault(50).describe("Most entries, newest first"),
+  });
+}
 
 const PsOutputSchema = z.object({
   executions: z.array(z.object({
@@ -26,7 +31,7 @@ const PsOutputSchema = z.object({
     stderr_bytes: z.number().int(),
     last_output_at: z.number().nullable(),
     idle_ms: z.number().nullable().describe(
-      "Time since the last output; large and growing on a running execution may mean it is stuck",
+      "Time since the last output; large and growing while running may mean stuck",
     ),
     latest_seq: z.number().int(),
     stdin_error: z.string().nullable(),
@@ -34,23 +39,28 @@ const PsOutputSchema = z.object({
 });
 
 /** Registers `ps`. */
-export function registerPsTool(server: McpServer, manager: ExecutionManager, owner: string) {
-  server.registerTool(
-    "ps",
-    {
-      title: "List executions",
-      description:
-        "List this session's executions, most recent first, with status, exit code, output byte counts and activity (idle_ms, latest_seq). Terminal records are kept for a while, then reaped.",
-      inputSchema: PsInputSchema,
-      outputSchema: PsOutputSchema,
-      annotations: {
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+export function registerPsTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner } = options;
+  const inputSchema = psInputSchema();
+  const tool = {
+    name: "ps",
+    title: "List executions",
+    description:
+      "List this session's executions, newest first, with status, exit code, output byte counts and activity (idle_ms, latest_seq). Finished records are kept for a while, then reaped.",
+    inputSchema,
+    outputSchema: PsOutputSchema,
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
     },
-    (args: z.infer<typeof PsInputSchema>, extra: ToolExtra) =>
+  };
+  server.registerTool(
+    tool.name,
+    tool,
+    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(manager.ps(args, callContext(owner, extra))),
   );
+  return tool;
 }

@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { ReadArgs } from "../../contract/arguments.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
 import {
+  argumentsSchema,
   cursorFields,
   executionId,
   exitFields,
@@ -12,16 +13,21 @@ import {
   status,
   tailLines,
 } from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
-export const ReadInputSchema = z.object({
-  execution_id: executionId,
-  since_seq: sinceSeq,
-  max_output_bytes: maxOutputBytes,
-  streams: z.string().max(64).optional().describe(
-    '"both" (default), "stdout" or "stderr"; a narrowed read is out-of-band',
-  ),
-  tail_lines: tailLines,
-}).strict();
+/** `read`'s arguments, defaulting to the operator's response cap. */
+export function readInputSchema(settings: ToolSettings) {
+  return argumentsSchema<ReadArgs>({
+    execution_id: executionId,
+    since_seq: sinceSeq,
+    max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
+    streams: z.string().max(64).default("both").describe(
+      '"both", "stdout" or "stderr"; one stream is read without moving the server cursor',
+    ),
+    tail_lines: tailLines,
+  });
+}
 
 const ReadOutputSchema = z.object({
   execution_id: z.string(),
@@ -32,23 +38,28 @@ const ReadOutputSchema = z.object({
 });
 
 /** Registers `read`. */
-export function registerReadTool(server: McpServer, manager: ExecutionManager, owner: string) {
-  server.registerTool(
-    "read",
-    {
-      title: "Read execution output",
-      description:
-        "Read stdout/stderr of an execution by its opaque execution_id (passed through unchanged). With no since_seq, no tail_lines and streams both, the read resumes from the server-side cursor and advances it, so polling returns each byte exactly once. since_seq, tail_lines and narrowed streams are out-of-band peeks. capped means more is buffered (follow the hint); evicted means older output is gone.",
-      inputSchema: ReadInputSchema,
-      outputSchema: ReadOutputSchema,
-      annotations: {
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+export function registerReadTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner } = options;
+  const inputSchema = readInputSchema(options.settings);
+  const tool = {
+    name: "read",
+    title: "Read execution output",
+    description:
+      "Read an execution's output by its opaque execution_id (passed through unchanged). Without since_seq and tail_lines, on both streams, it resumes from the server cursor and advances it, so polling returns each byte once; other reads are peeks. capped: more is buffered (follow hint); evicted: older output is gone.",
+    inputSchema,
+    outputSchema: ReadOutputSchema,
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
     },
-    (args: z.infer<typeof ReadInputSchema>, extra: ToolExtra) =>
+  };
+  server.registerTool(
+    tool.name,
+    tool,
+    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(manager.read(args, callContext(owner, extra))),
   );
+  return tool;
 }

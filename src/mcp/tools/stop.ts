@@ -1,45 +1,57 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { StopArgs } from "../../contract/arguments.ts";
+import { GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS } from "../../core/timing.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { executionId } from "../schemas.ts";
+import { argumentsSchema, executionId, integer, status } from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions } from "../tool_settings.ts";
 
-export const StopInputSchema = z.object({
-  execution_id: executionId,
-  signal: z.string().max(64).optional().describe(
-    'Signal name such as "SIGTERM" (default), "SIGINT", "SIGKILL"; "TERM" and "term" work too',
-  ),
-  force_after_ms: z.number().int().optional().describe(
-    "Grace before escalating to SIGKILL (default 10000, clamped to 0..46000)",
-  ),
-}).strict();
+/** `stop`'s arguments. */
+export function stopInputSchema() {
+  return argumentsSchema<StopArgs>({
+    execution_id: executionId,
+    signal: z.string().max(64).default("SIGTERM").describe(
+      'Signal name: "SIGTERM", "SIGINT", "SIGKILL"...; "TERM" and "term" work too',
+    ),
+    force_after_ms: integer().prefault(GRACEFUL_STOP_MS).describe(
+      `Grace before SIGKILL, clamped to 0..${MAX_STOP_GRACE_MS}`,
+    ),
+  });
+}
 
 const StopOutputSchema = z.object({
   execution_id: z.string(),
   stopped: z.boolean(),
+  status: status.optional().describe("How the execution ended, when it had ended before the stop"),
   signal: z.string().optional(),
   error: z.string().nullable(),
 });
 
 /** Registers `stop`. */
-export function registerStopTool(server: McpServer, manager: ExecutionManager, owner: string) {
-  server.registerTool(
-    "stop",
-    {
-      title: "Stop an execution",
-      description:
-        "Send a signal to the execution's whole process group (by its opaque execution_id, passed through unchanged), wait force_after_ms, then SIGKILL whatever remains. stopped true means nothing of it is left running.",
-      inputSchema: StopInputSchema,
-      outputSchema: StopOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+export function registerStopTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner } = options;
+  const inputSchema = stopInputSchema();
+  const tool = {
+    name: "stop",
+    title: "Stop an execution",
+    description:
+      "Signal an execution's whole process group (by its opaque execution_id, passed through unchanged), wait force_after_ms, then SIGKILL what remains. stopped true: nothing of it runs any more.",
+    inputSchema,
+    outputSchema: StopOutputSchema,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
     },
-    async (args: z.infer<typeof StopInputSchema>, extra: ToolExtra) =>
+  };
+  server.registerTool(
+    tool.name,
+    tool,
+    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(await manager.stop(args, callContext(owner, extra))),
   );
+  return tool;
 }

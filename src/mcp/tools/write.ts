@@ -1,18 +1,22 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ExecutionManager } from "../../core/manager.ts";
+import type { WriteArgs } from "../../contract/arguments.ts";
+import { REQUEST_CEILING_MS } from "../../core/timing.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { executionId } from "../schemas.ts";
+import { argumentsSchema, executionId } from "../schemas.ts";
+import type { ListedTool } from "../tool_list.ts";
+import type { ToolOptions } from "../tool_settings.ts";
 
-export const WriteInputSchema = z.object({
-  execution_id: executionId,
-  input: z.string().max(16_777_216).describe("Text to write to the process's stdin"),
-  newline: z.boolean().optional().describe("Append \\n to the input (default false)"),
-  close_stdin: z.boolean().optional().describe(
-    "Close stdin after this write, delivering EOF (default false)",
-  ),
-}).strict();
+/** `write`'s arguments. */
+export function writeInputSchema() {
+  return argumentsSchema<WriteArgs>({
+    execution_id: executionId,
+    input: z.string().max(16_777_216).describe("Text for the process's stdin"),
+    newline: z.boolean().default(false).describe("Append \\n to the input"),
+    close_stdin: z.boolean().default(false).describe("Close stdin after this write (EOF)"),
+  });
+}
 
 const WriteOutputSchema = z.object({
   execution_id: z.string(),
@@ -21,23 +25,30 @@ const WriteOutputSchema = z.object({
 });
 
 /** Registers `write`. */
-export function registerWriteTool(server: McpServer, manager: ExecutionManager, owner: string) {
-  server.registerTool(
-    "write",
-    {
-      title: "Write to stdin",
-      description:
-        "Write text to the stdin of a running execution started with close_stdin false. execution_id is opaque and must be passed through unchanged. An empty input with close_stdin true sends only EOF. A write the process does not accept within 55 s returns ok false.",
-      inputSchema: WriteInputSchema,
-      outputSchema: WriteOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+export function registerWriteTool(server: McpServer, options: ToolOptions): ListedTool {
+  const { manager, owner } = options;
+  const inputSchema = writeInputSchema();
+  const tool = {
+    name: "write",
+    title: "Write to stdin",
+    description:
+      `Write to the stdin of a running execution started with close_stdin false; execution_id is opaque, passed through unchanged. Empty input with close_stdin true sends only EOF. Input not accepted within ${
+        REQUEST_CEILING_MS / 1000
+      } s returns ok false.`,
+    inputSchema,
+    outputSchema: WriteOutputSchema,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
     },
-    async (args: z.infer<typeof WriteInputSchema>, extra: ToolExtra) =>
+  };
+  server.registerTool(
+    tool.name,
+    tool,
+    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
       toolResult(await manager.write(args, callContext(owner, extra))),
   );
+  return tool;
 }

@@ -1,7 +1,7 @@
-import type { ShellExit } from "../types.ts";
+import type { ShellExit } from "../../core/process.ts";
 import type { Libc } from "./libc.ts";
 import { type Interest, waitReady } from "./wait_ready.ts";
-import type { PtyProcess, TerminalState } from "./types.ts";
+import type { PtyProcess, PtyState } from "./types.ts";
 import { decodeWaitStatus } from "./wait_status.ts";
 
 /** Bytes read from the master per call. */
@@ -70,7 +70,7 @@ export class LibcPtyProcess implements PtyProcess {
     }
   }
 
-  state(): TerminalState {
+  state(): PtyState {
     this.#assertOpen("read the terminal state");
     const { termios } = this.#libc.abi;
     const buffer = new Uint8Array(termios.size + 64);

@@ -3,10 +3,10 @@ import { Libc } from "./libc.ts";
 import { spawnLibcPty } from "./spawn_libc_pty.ts";
 import type { PtyBackend, PtyProcess, PtySpawnRequest } from "./types.ts";
 
-export { asSpawnedProcess } from "./as_spawned_process.ts";
 export { darwinPtyAbi, LINUX_PTY_ABI, type PtyAbi } from "./abi.ts";
 export { DEFAULT_TERM } from "./spawn_libc_pty.ts";
-export type { PtyBackend, PtyProcess, PtySpawnRequest, TerminalState } from "./types.ts";
+export { createPosixTerminals, unsupportedTerminals } from "./posix_terminals.ts";
+export type { PtyBackend, PtyProcess, PtySpawnRequest, PtyState } from "./types.ts";
 
 /** Told to the agent when a tty call reaches a server started without `--allow-ffi`. */
 export const FFI_MISSING =
@@ -22,17 +22,16 @@ export interface PtyBackendOptions {
   abi: PtyAbi;
   /** Signal name to number table of this OS. */
   signals: Readonly<Record<string, number>>;
-  /** Variable that carries the containment token (Linux), or null. */
-  tokenVariable: string | null;
-  /** The argv that runs `command` through `shell`, as for pipes. */
-  shellArgv(shell: string, command: string): { program: string; args: string[] };
   /** Whether FFI is allowed. @default {Deno.permissions.querySync({ name: "ffi" })} */
   ffiGranted?: () => boolean;
 }
 
-/** Pseudo-terminals through libc FFI (`posix_openpt` + one `posix_spawn`); Linux and macOS. */
+/**
+ * Pseudo-terminals through libc FFI (`posix_openpt` + one `posix_spawn` of `shell -c command`);
+ * Linux and macOS. libc is opened on the first spawn.
+ */
 export function createPtyBackend(options: PtyBackendOptions): PtyBackend {
-  const { abi, signals, tokenVariable, shellArgv } = options;
+  const { abi, signals } = options;
   const ffiGranted = options.ffiGranted ??
     (() => Deno.permissions.querySync({ name: "ffi" }).state === "granted");
   let libc: Libc | null = null;
@@ -41,8 +40,7 @@ export function createPtyBackend(options: PtyBackendOptions): PtyBackend {
     spawn(request: PtySpawnRequest): PtyProcess {
       if (!ffiGranted()) throw new Error(FFI_MISSING);
       libc ??= new Libc(abi);
-      const argv = shellArgv(request.shell ?? "/bin/sh", request.command);
-      return spawnLibcPty(libc, request, { argv, signals, tokenVariable });
+      return spawnLibcPty(libc, request, { signals });
     },
   };
 }

@@ -1,6 +1,6 @@
+import { resolveProgram } from "../find_program.ts";
 import { spawnFailure } from "../spawn_failure.ts";
 import { cString, pointerArray } from "./c_strings.ts";
-import { findProgram } from "./find_program.ts";
 import type { Libc } from "./libc.ts";
 import { LibcPtyProcess } from "./libc_pty_process.ts";
 import type { PtySpawnRequest } from "./types.ts";
@@ -12,12 +12,8 @@ const ENOENT = 2;
 
 /** What a spawn needs beyond the request. */
 export interface LibcPtySpawnOptions {
-  /** The argv that runs a command through a shell. */
-  argv: { program: string; args: string[] };
   /** Signal name to number table of this OS. */
   signals: Readonly<Record<string, number>>;
-  /** Variable that carries the containment token, or null. */
-  tokenVariable: string | null;
 }
 
 /**
@@ -31,10 +27,10 @@ export function spawnLibcPty(
   request: PtySpawnRequest,
   options: LibcPtySpawnOptions,
 ): LibcPtyProcess {
-  const { program, args } = options.argv;
+  const program = request.shell;
+  const args = ["-c", request.command];
   const env: Record<string, string> = { TERM: DEFAULT_TERM, ...request.env };
-  if (options.tokenVariable !== null) env[options.tokenVariable] = request.token;
-  const resolved = findProgram(program, env);
+  const resolved = resolveProgram(program, env);
   if (resolved === null) {
     throw new Error(
       spawnFailure(

@@ -1,19 +1,14 @@
-import type { ShellExit, SpawnRequest } from "../types.ts";
+import type { ShellExit } from "../../core/process.ts";
+import type { TerminalSpawnRequest, TerminalState } from "../../core/terminal_port.ts";
 
-/** A command to run with a pseudo-terminal as its controlling terminal and stdin/stdout/stderr. */
-export interface PtySpawnRequest extends SpawnRequest {
-  /** Terminal width in columns, 1..65535. */
-  cols: number;
-  /** Terminal height in rows, 1..65535. */
-  rows: number;
-}
+/**
+ * A command to run with a pseudo-terminal as its controlling terminal and stdin/stdout/stderr
+ * (cols and rows 1..65535); `env` is the child's whole environment.
+ */
+export type PtySpawnRequest = TerminalSpawnRequest;
 
 /** What the terminal's line discipline is doing now (read from the master). */
-export interface TerminalState {
-  /** Typed characters are echoed; off for password prompts and for readline's raw mode. */
-  echo: boolean;
-  /** Canonical (line-by-line) input; off in raw or cbreak mode (readline, full-screen programs). */
-  canonical: boolean;
+export interface PtyState extends TerminalState {
   /** The terminal's foreground process group, or null where the OS does not tell the master. */
   foregroundGroup: number | null;
 }
@@ -34,7 +29,7 @@ export interface PtyProcess extends AsyncDisposable {
   /** Sets the window size; the kernel sends SIGWINCH to the foreground process group. */
   resize(cols: number, rows: number): void;
   /** Echo, canonical mode and foreground group of the terminal now. */
-  state(): TerminalState;
+  state(): PtyState;
   /**
    * Sends `signal` to the leader's process group and to the terminal's foreground group when
    * that differs (a job of an interactive shell). Returns false when neither exists any more.

@@ -1,4 +1,4 @@
-import type { ShellExit } from "../types.ts";
+import type { ShellExit } from "../../core/process.ts";
 
 /**
  * Decodes a `waitpid` status word (the same encoding on Linux and macOS) into the contract's

@@ -1,3 +1,4 @@
+import { errorText } from "../../contract/error_text.ts";
 import { BashParseError, type BashParser } from "../bash_parser.ts";
 import type { Decision } from "../decision.ts";
 import { extractCommandNames } from "./extract_command_names.ts";
@@ -44,7 +45,7 @@ export function checkCommandNames(
       tree.delete();
     }
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return {
       allow: false,
       reason:

@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import type { Limits } from "../contract/limits.ts";
+import type { SandboxMode } from "../policy/sandbox_profile.ts";
+import type { SideEffect } from "../policy/side_effects.ts";
+
+/** The resolved server configuration: the contract's limits, and everything around them. */
+export interface Config extends Limits {
+  /** Working directory for commands that pass no cwd. */
+  defaultCwd: string;
+  /** Roots a command's cwd must lie under; empty means unrestricted. */
+  allowedCwds: string[];
+  /** Commands matching it are refused; null when off. */
+  denyCommandRegex: RegExp | null;
+  /** When set, only commands matching it may start. */
+  allowCommandRegex: RegExp | null;
+  /** Names of environment variables whose values are redacted; null turns redaction off. */
+  redactEnvRegex: RegExp | null;
+  /** `side_effects` categories that `execute` refuses. */
+  blockedSideEffects: SideEffect[];
+  /** How MCP clients connect. */
+  transport: "stdio" | "http";
+  /** Address the HTTP transport binds. */
+  host: string;
+  /** Port of the HTTP transport; 0 picks a free one. */
+  port: number;
+  /** Bearer token HTTP requests must carry; null when none is required. */
+  authToken: string | null;
+  /** Non-loopback origins allowed to call the HTTP transport, normalized (`scheme://host[:port]`). */
+  allowedOrigins: string[];
+  /** Most concurrent HTTP sessions. */
+  maxHttpSessions: number;
+  /** Most HTTP requests handled at once. */
+  maxConcurrentRequests: number;
+  /** Command names refused when no whitelist is set. */
+  blacklist: string[];
+  /** When non-empty, the only command names allowed. */
+  whitelist: string[];
+  /** Shell for calls that name none; null means the platform default. */
+  shell: string | null;
+  /** Variables set for every command; the call's `env` overrides them. */
+  nonInteractiveEnv: Record<string, string>;
+  /** Whether and how executions run in an OS sandbox. */
+  sandbox: SandboxMode;
+  /** Unconfinable side effects that `sandbox: declared` runs without a sandbox. */
+  allowUnconfined: SideEffect[];
+}
+
+/**
+ * How the text of an environment variable or flag becomes a candidate value for the schema:
+ * `text` as is, `integer` with Python `int()` syntax, `pathList` split on the platform's list
+ * separator (variable) or repeated (flag), `commaList` split on commas, trimmed, empty entries
+ * dropped, and repeatable, `sideEffects` like `commaList` but with the contract's rules for the
+ * variable.
+ */
+export type TextForm = "text" | "integer" | "pathList" | "commaList" | "sideEffects";
+
+/** One setting: where it comes from, what it means, and what values are allowed. */
+export interface Setting<T> {
+  /** snake_case key in the config file. */
+  fileKey: string;
+  /** Environment variable, if the setting has one. */
+  env?: string;
+  /** Long flag without its dashes, if the setting has one. */
+  flag?: string;
+  /** Placeholder for the value in `--help`. */
+  valueName: string;
+  /** How variable and flag text is read. @default {"text"} */
+  form?: TextForm;
+  /** Validates (and normalizes) a value from any source. */
+  schema: z.ZodType<T>;
+  /** What is allowed, for error messages: "a positive integer". */
+  expected: string;
+  /** The default; `cwd` is the directory the server starts in. */
+  default: (cwd: string) => T;
+  /**
+   * The default in words, for a default that depends on where the server starts; such a setting
+   * is left commented out in `config.example.yaml`.
+   */
+  defaultText?: string;
+  /** One or two sentences for `--help` and `config.example.yaml`. */
+  description: string;
+  /**
+   * The mcp-yieldshell contract: an invalid value of the variable is ignored with a warning
+   * instead of failing startup.
+   */
+  lenientEnv?: boolean;
+}
+
+/** Every setting, keyed like `Config`. */
+export type Settings = { readonly [K in keyof Config]: Setting<Config[K]> };

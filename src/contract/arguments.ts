@@ -1,0 +1,60 @@
+/**
+ * The arguments of each tool as the core receives them; the zod schemas of `src/mcp/tools/`
+ * describe the same shapes for the model.
+ */
+export type Truncation = "head" | "tail";
+
+export interface ExecuteArgs {
+  command: string;
+  side_effects: readonly string[];
+  cwd?: string | null;
+  env?: Record<string, string> | null;
+  shell?: string | null;
+  stdin?: string | null;
+  close_stdin?: boolean;
+  name?: string | null;
+  yield_ms?: number | null;
+  timeout_ms?: number | null;
+  max_output_bytes?: number | null;
+  truncation?: Truncation | null;
+}
+
+export interface ReadArgs {
+  execution_id: string;
+  since_seq?: number | null;
+  max_output_bytes?: number | null;
+  streams?: string;
+  tail_lines?: number | null;
+}
+
+export interface WriteArgs {
+  execution_id: string;
+  input: string;
+  newline?: boolean;
+  close_stdin?: boolean;
+}
+
+export interface WaitArgs {
+  execution_id: string;
+  timeout_ms?: number;
+  max_output_bytes?: number | null;
+  since_seq?: number | null;
+  tail_lines?: number | null;
+  truncation?: Truncation | null;
+}
+
+export interface StopArgs {
+  execution_id: string;
+  signal?: string;
+  force_after_ms?: number;
+}
+
+export interface PsArgs {
+  include_completed?: boolean;
+  limit?: number;
+}
+
+export interface CleanupArgs {
+  completed_older_than_ms?: number;
+  stopped_older_than_ms?: number;
+}

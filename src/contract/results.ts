@@ -1,0 +1,105 @@
+/**
+ * The result of each tool, keys in the contract's order. Type aliases rather than interfaces,
+ * so that a result is also a plain `Record<string, unknown>` for the MCP layer.
+ */
+
+/** Lifecycle states kept on a record; `running` also covers a shell whose group lives on. */
+export type ExecutionStatus = "running" | "completed" | "stopped" | "timed_out" | "failed";
+
+/** The statuses `execute` reports: a record's, or why there is none to run yet. */
+export type ExecuteStatus = ExecutionStatus | "backgrounded" | "failed_to_start";
+
+/** How the shell ended; null while it runs. */
+export type ExitFields = {
+  exit_code: number | null;
+  signal: string | null;
+};
+
+/** One page of output and the cursor around it. */
+export type PageFields = {
+  stdout: string;
+  stderr: string;
+  start_seq: number;
+  next_seq: number;
+  latest_seq: number;
+  capped: boolean;
+  evicted: boolean;
+  hint?: string;
+};
+
+/** A call that names an execution and was refused (unknown id, bad cursor arguments). */
+export type RefusedCall = { execution_id: string; error: string };
+
+export type ExecuteResult =
+  | { status: "failed_to_start"; error: string }
+  | (
+    & {
+      status: Exclude<ExecuteStatus, "failed_to_start">;
+      execution_id?: string;
+      process_id?: number;
+      exit_code?: number | null;
+      signal?: string | null;
+      duration_ms: number;
+    }
+    & PageFields
+    & { message?: string; stdin_error?: string }
+  );
+
+/** A read narrowed to one stream leaves the other out. */
+export type ReadResult =
+  | RefusedCall
+  | (
+    & { execution_id: string; status: ExecutionStatus }
+    & ExitFields
+    & Omit<PageFields, "stdout" | "stderr">
+    & { stdout?: string; stderr?: string; stdin_error?: string }
+  );
+
+export type WriteResult = { execution_id: string; ok: boolean; error?: string };
+
+export type WaitResult =
+  | RefusedCall
+  | (
+    & { execution_id: string; status: ExecutionStatus }
+    & ExitFields
+    & {
+      wait_result: "exited" | "deadline_reached";
+      waited_ms: number;
+      max_wait_ms: number;
+    }
+    & PageFields
+    & { stdin_error?: string }
+  );
+
+export type StopResult = {
+  execution_id: string;
+  stopped: boolean;
+  /** Present when the execution had already ended: how it ended. */
+  status?: ExecutionStatus;
+  signal?: string;
+  error: string | null;
+};
+
+export type PsEntry = {
+  execution_id: string;
+  process_id: number;
+  name: string | null;
+  command: string;
+  cwd: string;
+  status: ExecutionStatus;
+  exit_code: number | null;
+  signal: string | null;
+  started_at: number;
+  ended_at: number | null;
+  duration_ms: number;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  last_output_at: number | null;
+  idle_ms: number | null;
+  latest_seq: number;
+  stdin_error: string | null;
+};
+
+export type PsResult = { executions: PsEntry[] };
+
+export type CleanupResult = { removed: number; error?: string };

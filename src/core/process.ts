@@ -1,0 +1,53 @@
+/**
+ * The core's port to the operating system: it declares what it needs, and `src/platform/`
+ * implements it for POSIX and Windows (the adapters import these types, never the reverse).
+ */
+
+/** One command to start. */
+export interface SpawnRequest {
+  /** Shell executable that runs `command`. */
+  shell: string;
+  /** Command text handed to the shell. */
+  command: string;
+  /** Working directory, already resolved and checked. */
+  cwd: string;
+  /** Complete child environment; the adapter adds only what containment needs. */
+  env: Record<string, string>;
+}
+
+/** How the shell ended. */
+export interface ShellExit {
+  /** Exit code; for a signal death, the negated signal number (the contract's convention). */
+  exitCode: number | null;
+  /** Signal name when the shell died from a signal, else null. */
+  signal: string | null;
+}
+
+/** A started shell and everything it starts: its process group (POSIX) or tree (Windows). */
+export interface ProcessTree {
+  readonly pid: number;
+  readonly stdin: WritableStream<Uint8Array>;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  /** Settles when the shell itself exits; rejects when its status cannot be known. */
+  readonly exited: Promise<ShellExit>;
+  /** Settles once no process of the tree is left (after `exited`); never rejects. */
+  readonly ended: Promise<void>;
+  /** Sends `signal` to every process of the tree, descendants that left it included. */
+  signal(signal: string): Promise<void>;
+  /** The record is gone: stop containing the tree's descendants. Idempotent. */
+  release(): void;
+}
+
+/** Starts and contains process trees. */
+export interface ProcessControl {
+  /** Starts `request.shell`; throws with a `failed_to_start` text when the OS refuses. */
+  spawn(request: SpawnRequest): ProcessTree;
+  /** Whether a canonical signal name (`SIGTERM`, ...) is deliverable here. */
+  supportsSignal(signal: string): boolean;
+  /**
+   * Stops what is left of `trees` after their groups ended: descendants that left them
+   * (`setsid` daemons) get SIGTERM, then SIGKILL after `graceMs`. Resolves when done.
+   */
+  sweep(trees: readonly ProcessTree[], graceMs: number): Promise<void>;
+}

@@ -1,0 +1,24 @@
+import type { Limits } from "../contract/limits.ts";
+import type { ExecutionManager } from "../core/manager.ts";
+
+/** What tool descriptions and argument defaults state: the operator's configured values. */
+export interface ToolSettings extends
+  Pick<
+    Limits,
+    "defaultYieldMs" | "maxYieldMs" | "defaultTimeoutMs" | "maxOutputBytes" | "truncation"
+  > {
+  /** Shell that runs a command when the call names none. */
+  defaultShell: string;
+  /** `side_effects` categories that `execute` refuses. */
+  blockedSideEffects: readonly string[];
+  /** Variables every child gets unless the call's `env` overrides them. */
+  nonInteractiveEnv: Readonly<Record<string, string>>;
+}
+
+/** What a tool's registration needs: the core, the session, and the operator's settings. */
+export interface ToolOptions {
+  manager: ExecutionManager;
+  /** Session id; executions are visible only to the session that started them. */
+  owner: string;
+  settings: ToolSettings;
+}

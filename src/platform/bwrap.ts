@@ -1,0 +1,128 @@
+import type { Argv, Confinement } from "./sandbox_types.ts";
+
+/** Facts about this machine that the bubblewrap argv depends on (found by the startup probe). */
+export interface BwrapHost {
+  /** Absolute path of `bwrap`. */
+  bwrapPath: string;
+  /**
+   * How the caller starts bwrap. `caller`: in a session of its own (util-linux `setsid`, as the
+   * POSIX spawn does), so the sandbox has no controlling terminal and `--new-session` is not
+   * needed; the command stays in bwrap's process group, so group signals reach it. `new`:
+   * bwrap makes the new session itself; group signals then reach only bwrap, which dies and
+   * takes the sandbox with it. @default {"new"}
+   */
+  session?: "caller" | "new";
+  /**
+   * A coreutils `env` that knows `--default-signal` (coreutils 8.31+), or null. With a `caller`
+   * session, bwrap runs under a shell that ignores the signals a stop may send, so bwrap outlives
+   * them and reports the command's own exit; the command gets its signals back from this `env`.
+   * Null: bwrap dies of the first such signal, killing the sandbox at once.
+   */
+  envPath?: string | null;
+  /** Directories also hidden when the network is off (their sockets reach host daemons). */
+  offlineHidden?: readonly string[];
+}
+
+/** Signals ignored by bwrap itself under a `caller` session (never CHLD, KILL, STOP, CONT). */
+export const SHIELDED_SIGNALS = [
+  "HUP",
+  "INT",
+  "QUIT",
+  "TRAP",
+  "ABRT",
+  "USR1",
+  "USR2",
+  "PIPE",
+  "ALRM",
+  "TERM",
+  "TSTP",
+  "TTIN",
+  "TTOU",
+  "XCPU",
+  "XFSZ",
+  "VTALRM",
+  "PROF",
+  "IO",
+  "PWR",
+  "SYS",
+] as const;
+
+const SHIELD = `trap '' ${SHIELDED_SIGNALS.join(" ")}; exec "$0" "$@"`;
+
+/** Directories every sandbox replaces with its own (private /tmp, /dev, /proc). */
+const ALWAYS_HIDDEN = ["/tmp", "/dev", "/proc"];
+
+/**
+ * The bubblewrap argv that runs `command` confined: a user, PID, IPC, UTS and cgroup namespace
+ * of its own (and a network namespace with only loopback when the network is off), every
+ * capability dropped, the whole file system read-only, a private `/tmp`, `/dev` and `/proc`,
+ * the writable roots bound read-write, and the sandbox killed when its parent dies.
+ */
+export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHost): Argv {
+  const { bwrapPath, session = "new", envPath = null, offlineHidden = [] } = host;
+  const { cwd, network, writable, visible } = confinement;
+  for (const path of [cwd, ...writable, ...visible]) {
+    if (!path.startsWith("/")) throw new Error(`Cannot sandbox a relative path: ${path}`);
+  }
+  const hidden = network ? ALWAYS_HIDDEN : [...ALWAYS_HIDDEN, ...offlineHidden];
+  const args = [
+    "--unshare-user",
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(network ? [] : ["--unshare-net"]),
+    "--die-with-parent",
+    ...(session === "new" ? ["--new-session"] : []),
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    ...hidden.filter((dir) => !ALWAYS_HIDDEN.includes(dir)).flatMap((dir) => ["--tmpfs", dir]),
+    ...mounts(writable, visible, hidden),
+    "--chdir",
+    cwd,
+    "--",
+  ];
+  const shielded = session === "caller" && envPath !== null;
+  const inner = shielded
+    ? [envPath, "--default-signal", command.program, ...command.args]
+    : [command.program, ...command.args];
+  if (!shielded) return { program: bwrapPath, args: [...args, ...inner] };
+  return { program: "/bin/sh", args: ["-c", SHIELD, bwrapPath, ...args, ...inner] };
+}
+
+/**
+ * Binds, parents before children: writable roots read-write, and visible paths read-only where
+ * a hidden directory covers them (elsewhere the read-only root already shows them).
+ */
+function mounts(
+  writable: readonly string[],
+  visible: readonly string[],
+  hidden: readonly string[],
+): string[] {
+  const shown = visible.filter((path) =>
+    hidden.some((dir) => isWithin(path, dir)) && !writable.some((root) => isWithin(path, root))
+  );
+  const binds = [
+    ...shown.map((path) => ({ path, flag: "--ro-bind-try" })),
+    ...writable.map((path) => ({ path, flag: "--bind-try" })),
+  ];
+  binds.sort((a, b) => depth(a.path) - depth(b.path));
+  return binds.flatMap(({ path, flag }) => [flag, path, path]);
+}
+
+function isWithin(path: string, dir: string): boolean {
+  return dir === "/" || path === dir || path.startsWith(`${dir.replace(/\/+$/, "")}/`);
+}
+
+function depth(path: string): number {
+  return path.split("/").filter((part) => part !== "").length;
+}

@@ -1,0 +1,87 @@
+import type { ProcessTree, ShellExit } from "../core/process.ts";
+import { delay } from "../core/timing.ts";
+import type { Containment } from "./containment.ts";
+import { pipesOf } from "./pipes_of.ts";
+import type { ProcessTable } from "./process_table.ts";
+import { sendSignal } from "./send_signal.ts";
+
+/** First poll interval while a group outlives its shell; it backs off to the maximum. */
+const GROUP_POLL_MS = 50;
+/** Longest poll interval for a group that outlives its shell (a daemon may run for hours). */
+const MAX_GROUP_POLL_MS = 1_000;
+
+/** What a POSIX tree is made from. */
+export interface PosixTreeInit {
+  child: Deno.ChildProcess;
+  /** Signal name to number table of this OS. */
+  signals: Readonly<Record<string, number>>;
+  /** Null when containment tokens are off. */
+  token: string | null;
+  containment: Containment;
+  table: ProcessTable;
+  /** The server's own pid, which never counts as a member of a group. */
+  selfPid: number;
+}
+
+/**
+ * A shell in its own session and process group (pgid == pid), plus its token holders. The
+ * tree ends once no live process is left in the group; polls back off (a daemon may outlive
+ * its shell for hours) and restart fast after a signal.
+ */
+export function createPosixTree(init: PosixTreeInit): ProcessTree {
+  const { child, containment, token } = init;
+  const pid = child.pid;
+  let wake = new AbortController();
+  let released = false;
+  const groupGone = async () => {
+    let pollMs = GROUP_POLL_MS;
+    while (await groupAlive(pid, init)) {
+      const woken = wake.signal;
+      await delay(pollMs, woken);
+      pollMs = woken.aborted ? GROUP_POLL_MS : Math.min(pollMs * 1.5, MAX_GROUP_POLL_MS);
+    }
+  };
+  const exited = child.status.then((status) => exitOf(status, init.signals));
+  const ended = exited
+    .then(groupGone, () => {
+      // The shell's status is unknown; the core reports the record failed.
+    })
+    .finally(() => containment.releaseGroup(pid));
+  containment.guard(pid, token);
+  return {
+    ...pipesOf(child),
+    exited,
+    ended,
+    async signal(signal) {
+      // No fallback to the bare pid: once the group is gone that pid may belong to someone else.
+      sendSignal(-pid, signal);
+      await containment.signalHolders(token, signal);
+      // Re-check liveness at once rather than at the next poll.
+      const previous = wake;
+      wake = new AbortController();
+      previous.abort();
+    },
+    release() {
+      if (released) return;
+      released = true;
+      containment.releaseToken(token);
+    },
+  };
+}
+
+/** Whether a live (non-zombie) process other than the server remains in group `pgid`. */
+async function groupAlive(pgid: number, init: PosixTreeInit): Promise<boolean> {
+  // Fast path: no process at all in the group.
+  if (!sendSignal(-pgid, "SIGURG")) return false;
+  // Something answers: make sure it is not only zombies, which linger in the group
+  // forever where init does not reap orphans.
+  const rows = await init.table.snapshot();
+  if (rows === null) return true;
+  return rows.some((row) => row.pgid === pgid && !row.zombie && row.pid !== init.selfPid);
+}
+
+function exitOf(status: Deno.CommandStatus, signals: Readonly<Record<string, number>>): ShellExit {
+  if (status.signal === null) return { exitCode: status.code, signal: null };
+  const signum = signals[status.signal];
+  return { exitCode: signum === undefined ? status.code : -signum, signal: status.signal };
+}

@@ -1,0 +1,92 @@
+import type { TerminalTree } from "../../core/terminal_port.ts";
+import { delay } from "../../core/timing.ts";
+import type { Containment } from "../containment.ts";
+import { sessionAlive } from "./session_alive.ts";
+import type { PtyProcess } from "./types.ts";
+
+/** First poll interval while the session outlives its leader; it backs off to the maximum. */
+const SESSION_POLL_MS = 50;
+/** Longest poll interval for a session that outlives its leader. */
+const MAX_SESSION_POLL_MS = 1_000;
+
+/** What a terminal tree is made from. */
+export interface TerminalTreeInit {
+  pty: PtyProcess;
+  /** Null when containment tokens are off. */
+  token: string | null;
+  containment: Containment;
+  /** The server's own pid, which never counts as a member of the session. */
+  selfPid: number;
+}
+
+/**
+ * A program on a pseudo-terminal as the core's terminal tree. The session ends once none of
+ * its processes is left; signals reach the leader's group, the foreground job, the session and
+ * the token holders. The terminal hangs up when its output ends, when the reader stops, or on
+ * release.
+ */
+export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
+  const { pty, token, containment, selfPid } = init;
+  const pid = pty.pid;
+  let wake = new AbortController();
+  let released = false;
+  const sessionGone = async () => {
+    let pollMs = SESSION_POLL_MS;
+    while (await sessionAlive(pid, selfPid)) {
+      const woken = wake.signal;
+      await delay(pollMs, woken);
+      pollMs = woken.aborted ? SESSION_POLL_MS : Math.min(pollMs * 1.5, MAX_SESSION_POLL_MS);
+    }
+  };
+  const ended = pty.exited.then(sessionGone).finally(() => containment.releaseGroup(pid));
+  containment.guard(pid, token);
+  return {
+    pid,
+    stdin: new WritableStream<Uint8Array>({ write: (chunk) => pty.write(chunk) }),
+    stdout: hangingUpAtEnd(pty),
+    stderr: new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+    exited: pty.exited,
+    ended,
+    async signal(signal) {
+      pty.signal(signal);
+      await pty.signalSession(signal);
+      await containment.signalHolders(token, signal);
+      // Re-check the session at once rather than at the next poll.
+      const previous = wake;
+      wake = new AbortController();
+      previous.abort();
+    },
+    release() {
+      if (released) return;
+      released = true;
+      containment.releaseToken(token);
+      void pty.close();
+    },
+    resize: (cols, rows) => pty.resize(cols, rows),
+    state() {
+      try {
+        const { echo, canonical } = pty.state();
+        return { echo, canonical };
+      } catch {
+        return null; // Closed: nothing reads the terminal any more.
+      }
+    },
+  };
+}
+
+/**
+ * The terminal's output; once it ends (no process holds the terminal) or the reader cancels,
+ * the terminal is closed and its descriptors freed.
+ */
+function hangingUpAtEnd(pty: PtyProcess): ReadableStream<Uint8Array> {
+  const reader = pty.output.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (!done) return controller.enqueue(value);
+      controller.close();
+      await pty.close();
+    },
+    cancel: () => pty.close(),
+  });
+}
