@@ -36,7 +36,11 @@ export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
   const manager = createManager(options, defaultShell);
-  const settings = { ...config, defaultShell };
+  const settings = {
+    ...config,
+    defaultShell,
+    terminals: platform.terminals.unavailable() === null,
+  };
   const createSession: SessionFactory = (owner) => ({
     server: createServer(manager, { owner, version: options.version, settings }),
     hasLiveWork: () => manager.hasLiveWork(owner),
@@ -114,6 +118,7 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
   };
   return new ExecutionManager({
     processes: platform.processes,
+    terminals: platform.terminals,
     admit: (request) => admit(request, rules),
     ready: names?.ready,
     redactionFor: secretRedaction(env, config.redactEnvRegex),

@@ -4,6 +4,13 @@
  */
 export type Truncation = "head" | "tail";
 
+/**
+ * How a terminal execution's output is shown: `text` (escapes removed, `\r` lines collapsed),
+ * `screen` (the rendered screen), `raw` (as written, escapes kept), or `auto` (`text`, or
+ * `screen` when the program paints in two dimensions).
+ */
+export type TerminalViewChoice = "auto" | "text" | "screen" | "raw";
+
 export interface ExecuteArgs {
   command: string;
   side_effects: readonly string[];
@@ -17,6 +24,10 @@ export interface ExecuteArgs {
   timeout_ms?: number | null;
   max_output_bytes?: number | null;
   truncation?: Truncation | null;
+  /** Run on a pseudo-terminal. */
+  tty?: boolean;
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface ReadArgs {
@@ -25,6 +36,7 @@ export interface ReadArgs {
   max_output_bytes?: number | null;
   streams?: string;
   tail_lines?: number | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface WriteArgs {
@@ -32,6 +44,11 @@ export interface WriteArgs {
   input: string;
   newline?: boolean;
   close_stdin?: boolean;
+  /** Named keys typed after `input` (terminal executions). */
+  keys?: readonly string[] | null;
+  /** A new terminal size, set before anything is typed. */
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface WaitArgs {
@@ -41,6 +58,7 @@ export interface WaitArgs {
   since_seq?: number | null;
   tail_lines?: number | null;
   truncation?: Truncation | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface StopArgs {

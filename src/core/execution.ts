@@ -7,6 +7,7 @@ import { pumpOutput } from "./output_pump.ts";
 import type { ProcessTree } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
 import { StdinChannel } from "./stdin_channel.ts";
+import type { TerminalSession } from "./terminal_session.ts";
 import { startTimer } from "./timer.ts";
 import { FINAL_DRAIN_MS, PROCESS_GROUP_EXIT_MS, settlesWithin } from "./timing.ts";
 
@@ -35,6 +36,8 @@ export interface ExecutionInit {
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL when the timeout fires. */
   timeoutGraceMs: number;
+  /** The terminal of a `tty: true` execution (its tree is the terminal's). */
+  terminal?: TerminalSession | null;
 }
 
 /** Why a termination was asked for: a timeout keeps `timed_out`, the others end `stopped`. */
@@ -52,6 +55,8 @@ export class Execution {
   readonly tree: ProcessTree;
   readonly redaction: Redaction;
   readonly stdin: StdinChannel;
+  /** The terminal of a `tty: true` execution, else null. */
+  readonly terminal: TerminalSession | null;
   /** Epoch seconds. */
   readonly startedAt: number;
   #status: ExecutionStatus = "running";
@@ -81,6 +86,7 @@ export class Execution {
     this.tree = init.tree;
     this.pid = init.tree.pid;
     this.redaction = init.redaction;
+    this.terminal = init.terminal ?? null;
     this.#clock = init.clock;
     this.#logger = init.logger;
     this.#startMono = init.spawnedMonoMs;
@@ -163,6 +169,7 @@ export class Execution {
     this.#cancelTimeout();
     this.stdin.close();
     this.tree.release();
+    this.terminal?.[Symbol.dispose]();
   }
 
   #onTimeout(graceMs: number): void {

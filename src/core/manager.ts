@@ -5,6 +5,7 @@ import type {
   PsArgs,
   ReadArgs,
   StopArgs,
+  TerminalViewChoice,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -13,6 +14,7 @@ import { failed, type Outcome, succeeded } from "../contract/outcome.ts";
 import type {
   CleanupResult,
   ExecuteResult,
+  PageFields,
   PsResult,
   ReadResult,
   RefusedCall,
@@ -21,8 +23,9 @@ import type {
   WriteResult,
 } from "../contract/results.ts";
 import { normalizeSignalName } from "../contract/signal_names.ts";
+import { viewNeedsTerminal } from "../contract/terminal_texts.ts";
 import * as text from "../contract/texts.ts";
-import { blockOn, type BlockOptions } from "./blocking.ts";
+import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
 import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
 import type { Execution } from "./execution.ts";
@@ -32,6 +35,10 @@ import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
 import { askPolicy, startExecution } from "./start.ts";
+import { blockOnTerminal } from "./terminal_blocking.ts";
+import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
+import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
+import type { ShownView } from "./terminal_view.ts";
 import { GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS, REQUEST_CEILING_MS } from "./timing.ts";
 
 /** Default age thresholds of `cleanup`: one hour. */
@@ -74,7 +81,7 @@ export class ExecutionManager {
     this.#executions.add(execution);
     const { limits } = this.#options;
     const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
-    const outcome = await blockOn(
+    const outcome = await blockOnTerminal(
       execution,
       Math.min(yieldMs, REQUEST_CEILING_MS),
       context,
@@ -83,33 +90,42 @@ export class ExecutionManager {
     if (outcome === "cancelled") this.#interrupt(execution);
     this.#reap();
     const retained = this.#executions.has(execution.id);
-    const page = this.#page(execution, {
+    const request: PageRequest = {
       sinceSeq: null,
       tailLines: null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
       truncation: args.truncation ?? limits.truncation,
-    });
+    };
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, null);
     if (!retained) markReaped(page);
-    return succeeded(executeResult(execution, page, retained));
+    return succeeded(
+      await this.#withTerminal(execution, executeResult(execution, page, retained), shown),
+    );
   }
 
-  read(args: ReadArgs, context: CallContext): Outcome<ReadResult> {
+  async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
     const id = args.execution_id;
     const execution = this.#find(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
     const streams = parseStreams(args.streams);
     if (streams === null) return refused(id, text.invalidStreams(args.streams ?? ""));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
-    const page = this.#page(execution, {
+    const request: PageRequest = {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams,
       maxOutputBytes: args.max_output_bytes,
       truncation: "head",
-    });
-    return succeeded(readResult(execution, page, streams));
+    };
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
+    return succeeded(
+      await this.#withTerminal(execution, readResult(execution, page, streams), shown),
+    );
   }
 
   async write(args: WriteArgs, context: CallContext): Promise<Outcome<WriteResult>> {
@@ -120,6 +136,12 @@ export class ExecutionManager {
     if (!execution.live) return fail(text.notRunning(execution.status));
     const { stdin } = execution;
     if (stdin.closed) return fail(text.STDIN_CLOSED);
+    if (execution.terminal !== null) {
+      const error = await writeTerminal(execution, execution.terminal, args, REQUEST_CEILING_MS);
+      return error === null ? succeeded({ execution_id: id, ok: true }) : fail(error);
+    }
+    const pipeError = checkPipeWrite(args);
+    if (pipeError !== null) return fail(pipeError);
     if (stdin.busy) return fail(text.STDIN_BUSY);
     const input = args.newline ? `${args.input}\n` : args.input;
     const error = input === "" ? null : await stdin.write(input, REQUEST_CEILING_MS);
@@ -131,23 +153,30 @@ export class ExecutionManager {
     const id = args.execution_id;
     const execution = this.#find(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
     const { clock, limits } = this.#options;
     const maxWaitMs = clamp(args.timeout_ms ?? REQUEST_CEILING_MS, 0, REQUEST_CEILING_MS);
     const started = clock.monotonicMs();
-    await blockOn(execution, maxWaitMs, context, this.#blockOptions());
+    const outcome = await blockOnTerminal(execution, maxWaitMs, context, this.#blockOptions());
     const waitedMs = clock.monotonicMs() - started;
     const retained = this.#executions.has(id);
-    const page = this.#page(execution, {
+    const request: PageRequest = {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
       truncation: args.truncation ?? limits.truncation,
-    });
+    };
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
     if (!retained) markReaped(page);
-    return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }));
+    const result = waitResult(execution, page, { maxWaitMs, waitedMs });
+    if (outcome === "awaiting_input" && execution.live && "wait_result" in result) {
+      result.wait_result = "awaiting_input";
+    }
+    return succeeded(await this.#withTerminal(execution, result, shown));
   }
 
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
@@ -257,6 +286,24 @@ export class ExecutionManager {
     return readPage(execution, request, this.#pageOptions);
   }
 
+  /** A terminal execution's page in the asked view; null for pipes. */
+  #show(
+    execution: Execution,
+    page: PageFields,
+    request: PageRequest,
+    view: TerminalViewChoice | null | undefined,
+  ) {
+    return showTerminalPage(execution, page, {
+      page: request,
+      view,
+      capBytes: this.#pageOptions.capBytes,
+    });
+  }
+
+  #withTerminal<R extends object>(execution: Execution, result: R, shown: ShownView | null) {
+    return withTerminalFields(execution, result, shown, this.#options.clock);
+  }
+
   #blockOptions(): BlockOptions {
     const { limits, clock, logger } = this.#options;
     return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger };
@@ -273,6 +320,15 @@ export class ExecutionManager {
   #reap(): void {
     this.#executions.reap(this.#options.limits, this.#nowS());
   }
+}
+
+/** A text view asked of a pipe execution, or null. */
+function checkView(
+  execution: Execution,
+  view: TerminalViewChoice | null | undefined,
+): string | null {
+  if (execution.terminal !== null) return null;
+  return view === "text" || view === "screen" ? viewNeedsTerminal(execution.id, view) : null;
 }
 
 function startFailed(error: string): Outcome<ExecuteResult> {

@@ -16,12 +16,14 @@ import {
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
+import { closeStdin, terminalFields, terminalSize, ttyFlag } from "../terminal_schemas.ts";
 import { describeShell } from "./execute_description.ts";
 
 /** `execute`'s arguments, with the operator's defaults and caps in their descriptions. */
 export function executeInputSchema(settings: ToolSettings) {
   const yieldCapMs = Math.min(settings.maxYieldMs, REQUEST_CEILING_MS);
-  return argumentsSchema<ExecuteArgs>({
+  const terminals = settings.terminals ?? false;
+  const schema = argumentsSchema<ExecuteArgs>({
     command: z.string().max(1_048_576).describe("Command text for the shell"),
     side_effects: z.array(z.enum(SIDE_EFFECTS)).max(64).describe(
       describeSideEffects(settings.blockedSideEffects),
@@ -37,9 +39,7 @@ export function executeInputSchema(settings: ToolSettings) {
     stdin: z.string().max(16_777_216).nullable().optional().describe(
       "Text written to stdin right after the start",
     ),
-    close_stdin: z.boolean().default(true).describe(
-      "Close stdin after stdin (EOF); false keeps it open for write",
-    ),
+    close_stdin: closeStdin(terminals),
     name: z.string().max(1024).nullable().optional().describe("Label shown by ps"),
     yield_ms: integer().nullable().prefault(Math.min(settings.defaultYieldMs, yieldCapMs))
       .describe(
@@ -52,7 +52,11 @@ export function executeInputSchema(settings: ToolSettings) {
     ),
     max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
     truncation: truncation(settings.truncation),
+    tty: ttyFlag(terminals),
+    cols: terminalSize("cols", "execute"),
+    rows: terminalSize("rows", "execute"),
   });
+  return terminals ? schema : schema.omit({ cols: true, rows: true });
 }
 
 function describeSideEffects(blocked: readonly string[]): string {
@@ -65,7 +69,7 @@ function describeSideEffects(blocked: readonly string[]): string {
   return `Every plausible side-effect category; ["NONE"] alone for read-only commands. ${refused}${inline}`;
 }
 
-const ExecuteOutputSchema = z.object({
+const executeOutputFields = {
   status,
   execution_id: z.string().optional().describe("Opaque handle for read, write, wait and stop"),
   process_id: z.number().int().optional().describe("OS pid of the shell; not a handle"),
@@ -74,7 +78,13 @@ const ExecuteOutputSchema = z.object({
   ...cursorFields,
   message: z.string().optional(),
   error: z.string().optional().describe("Why the command did not start"),
-});
+};
+
+function executeOutputSchema(settings: ToolSettings) {
+  return z.object(
+    settings.terminals ? { ...executeOutputFields, ...terminalFields } : executeOutputFields,
+  );
+}
 
 /** Registers `execute`. */
 export function registerExecuteTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -85,7 +95,7 @@ export function registerExecuteTool(server: McpServer, options: ToolOptions): Li
     title: "Execute a shell command",
     description: describeExecute(settings),
     inputSchema,
-    outputSchema: ExecuteOutputSchema,
+    outputSchema: executeOutputSchema(settings),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
   server.registerTool(

@@ -16,12 +16,13 @@ import {
   tailLines,
   truncation,
 } from "../schemas.ts";
+import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `wait`'s arguments, with the operator's response cap and truncation as defaults. */
 export function waitInputSchema(settings: ToolSettings) {
-  return argumentsSchema<WaitArgs>({
+  const schema = argumentsSchema<WaitArgs>({
     execution_id: executionId,
     timeout_ms: integer().prefault(REQUEST_CEILING_MS).describe(
       `Longest time to block, at most ${REQUEST_CEILING_MS}; never stops the execution`,
@@ -30,21 +31,31 @@ export function waitInputSchema(settings: ToolSettings) {
     since_seq: sinceSeq,
     tail_lines: tailLines,
     truncation: truncation(settings.truncation),
+    view,
   });
+  return settings.terminals ? schema : schema.omit({ view: true });
 }
 
-const WaitOutputSchema = z.object({
-  execution_id: z.string(),
-  status: status.optional(),
-  ...exitFields,
-  wait_result: z.enum(["exited", "deadline_reached"]).optional().describe(
-    "exited: nothing of it runs any more; deadline_reached: timeout_ms ran out first",
-  ),
-  waited_ms: z.number().optional(),
-  max_wait_ms: z.number().int().optional().describe("The budget after capping"),
-  ...cursorFields,
-  error: z.string().optional(),
-});
+function waitOutputSchema(settings: ToolSettings) {
+  const terminals = settings.terminals ?? false;
+  return z.object({
+    execution_id: z.string(),
+    status: status.optional(),
+    ...exitFields,
+    wait_result: (terminals
+      ? z.enum(["exited", "deadline_reached", "awaiting_input"])
+      : z.enum(["exited", "deadline_reached"])).optional().describe(
+        `exited: nothing of it runs any more; deadline_reached: timeout_ms ran out first${
+          terminals ? "; awaiting_input: the tty program waits for input" : ""
+        }`,
+      ),
+    waited_ms: z.number().optional(),
+    max_wait_ms: z.number().int().optional().describe("The budget after capping"),
+    ...cursorFields,
+    ...(terminals ? terminalFields : {}),
+    error: z.string().optional(),
+  });
+}
 
 /** Registers `wait`. */
 export function registerWaitTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -56,7 +67,7 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes; then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
-    outputSchema: WaitOutputSchema,
+    outputSchema: waitOutputSchema(options.settings),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,

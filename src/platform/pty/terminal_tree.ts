@@ -1,6 +1,7 @@
 import type { TerminalTree } from "../../core/terminal_port.ts";
 import { delay } from "../../core/timing.ts";
 import type { Containment } from "../containment.ts";
+import { sendSignal } from "../send_signal.ts";
 import { sessionAlive } from "./session_alive.ts";
 import type { PtyProcess } from "./types.ts";
 
@@ -22,8 +23,8 @@ export interface TerminalTreeInit {
 /**
  * A program on a pseudo-terminal as the core's terminal tree. The session ends once none of
  * its processes is left; signals reach the leader's group, the foreground job, the session and
- * the token holders. The terminal hangs up when its output ends, when the reader stops, or on
- * release.
+ * the token holders, and SIGTERM also hangs up the leader (SIGHUP). The terminal closes when
+ * its output ends, when the reader stops, or on release.
  */
 export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
   const { pty, token, containment, selfPid } = init;
@@ -49,6 +50,9 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
     ended,
     async signal(signal) {
       pty.signal(signal);
+      // A terminal's way to end its session: interactive shells ignore SIGTERM but exit on a
+      // hangup, and pass it on to their jobs.
+      if (signal === "SIGTERM") sendSignal(pid, "SIGHUP");
       await pty.signalSession(signal);
       await containment.signalHolders(token, signal);
       // Re-check the session at once rather than at the next poll.
