@@ -1,6 +1,8 @@
-import { currentPtyBackend } from "../../src/platform/mod.ts";
+import { startServer } from "../../tests/e2e/harness.ts";
+import { currentPtyBackend, type PtyBackend } from "../../src/platform/mod.ts";
+import { callOk, NONE } from "./session.ts";
 import { median, percentile } from "./stats.ts";
-import type { SectionResult } from "./table.ts";
+import type { Row, SectionResult } from "./table.ts";
 
 const CALLS = 200;
 const WARMUP_CALLS = 10;
@@ -9,78 +11,114 @@ const TARGET_EXTRA_MS = 3;
 const COMMAND = "echo hello";
 
 /**
- * `echo hello` on a pseudo-terminal (open, spawn, read to the end, reap, close) against the
- * same command through pipes with `Deno.Command`, interleaved in one run.
+ * `execute` of `echo hello` with `tty: true` against the same call on pipes, interleaved, on one
+ * server started as `deno task start:tty` does; then the terminal backend alone against
+ * `Deno.Command`, to tell the terminal's cost from the server's.
  */
 export async function benchPtyRoundTrip(): Promise<SectionResult> {
   const backend = currentPtyBackend();
   const unavailable = backend.unavailable();
   if (unavailable !== null) return { rows: [], notes: [], skipped: unavailable };
-  const env = { PATH: "/usr/local/bin:/usr/bin:/bin" };
-  const overPty = async (): Promise<number> => {
+  await using session = await startServer({ permissionSet: "tty" });
+  const execute = (tty: boolean) => async (): Promise<number> => {
     const started = performance.now();
-    const pty = backend.spawn({
-      shell: "/bin/sh",
-      command: COMMAND,
-      cwd: "/",
-      env,
-      cols: 120,
-      rows: 40,
-    });
-    const output = await new Response(pty.output).text();
-    await pty.exited;
-    await pty.close();
+    const payload = await callOk(session, "execute", { command: COMMAND, side_effects: NONE, tty });
     const elapsed = performance.now() - started;
-    if (output !== "hello\r\n") throw new Error(`${COMMAND} on a terminal printed ${output}`);
-    return elapsed;
-  };
-  const overPipes = async (): Promise<number> => {
-    const started = performance.now();
-    const result = await new Deno.Command("/bin/sh", { args: ["-c", COMMAND], env }).output();
-    const elapsed = performance.now() - started;
-    if (new TextDecoder().decode(result.stdout) !== "hello\n") {
-      throw new Error(`${COMMAND} through pipes printed something else`);
+    if (payload.status !== "completed" || payload.stdout !== "hello\n") {
+      throw new Error(`execute of ${COMMAND} (tty ${tty}) answered ${JSON.stringify(payload)}`);
     }
     return elapsed;
   };
-  for (let call = 0; call < WARMUP_CALLS; call++) {
-    await overPty();
-    await overPipes();
-  }
-  const ptyMs: number[] = [];
-  const pipeMs: number[] = [];
-  for (let call = 0; call < CALLS; call++) {
-    if (call % 2 === 0) {
-      ptyMs.push(await overPty());
-      pipeMs.push(await overPipes());
-    } else {
-      pipeMs.push(await overPipes());
-      ptyMs.push(await overPty());
-    }
-  }
-  const ptyP50 = median(ptyMs);
-  const pipeP50 = median(pipeMs);
+  const server = await interleaved(execute(true), execute(false));
+  const alone = await interleaved(() => overBackend(backend), overPipes);
   return {
     rows: [
-      {
-        figure: "PTY spawn round trip p50 (`echo hello`)",
-        ours: ptyP50,
-        baseline: pipeP50,
-        unit: "ms",
-        target: `≤ baseline + ${TARGET_EXTRA_MS} ms`,
-        met: ptyP50 - pipeP50 <= TARGET_EXTRA_MS,
-      },
-      {
-        figure: "PTY spawn round trip p95 (`echo hello`)",
-        ours: percentile(ptyMs, 0.95),
-        baseline: percentile(pipeMs, 0.95),
-        unit: "ms",
-        target: "—",
-        met: null,
-      },
+      ...rowsOf("PTY round trip through the server (execute `echo hello`)", server, true),
+      ...rowsOf("PTY spawn alone (backend, `echo hello`)", alone, false),
     ],
     notes: [
-      `PTY round trip: ${CALLS} calls each (after ${WARMUP_CALLS} warm-ups), interleaved, in the bench process. Ours: the libc terminal backend (posix_openpt, one posix_spawn with the slave as the child's controlling terminal, read to EIO, waitpid, close) running \`${COMMAND}\`. Baseline: \`new Deno.Command("/bin/sh", { args: ["-c", "${COMMAND}"] }).output()\` (pipes).`,
+      `PTY round trip: ${CALLS} calls each (after ${WARMUP_CALLS} warm-ups), interleaved. Through the server: \`execute\` of \`${COMMAND}\` with \`tty: true\` (text view) against the same call on pipes, one server started with \`-P=tty\`, measured at the client. Backend alone: the libc terminal (posix_openpt, one posix_spawn with the slave as controlling terminal, read to EIO, waitpid, close) against \`new Deno.Command("/bin/sh", { args: ["-c", "${COMMAND}"] }).output()\`, in the bench process.`,
     ],
   };
+}
+
+/** p50 (with the target) and p95 rows of one comparison. */
+function rowsOf(figure: string, samples: Samples, targeted: boolean): Row[] {
+  const ptyP50 = median(samples.pty);
+  const pipeP50 = median(samples.pipes);
+  return [
+    {
+      figure: `${figure} p50`,
+      ours: ptyP50,
+      baseline: pipeP50,
+      unit: "ms",
+      target: targeted ? `≤ baseline + ${TARGET_EXTRA_MS} ms` : "—",
+      met: targeted ? ptyP50 - pipeP50 <= TARGET_EXTRA_MS : null,
+    },
+    {
+      figure: `${figure} p95`,
+      ours: percentile(samples.pty, 0.95),
+      baseline: percentile(samples.pipes, 0.95),
+      unit: "ms",
+      target: "—",
+      met: null,
+    },
+  ];
+}
+
+interface Samples {
+  pty: number[];
+  pipes: number[];
+}
+
+/** Warms both up, then alternates which goes first. */
+async function interleaved(
+  overPty: () => Promise<number>,
+  overPipe: () => Promise<number>,
+): Promise<Samples> {
+  for (let call = 0; call < WARMUP_CALLS; call++) {
+    await overPty();
+    await overPipe();
+  }
+  const samples: Samples = { pty: [], pipes: [] };
+  for (let call = 0; call < CALLS; call++) {
+    if (call % 2 === 0) {
+      samples.pty.push(await overPty());
+      samples.pipes.push(await overPipe());
+    } else {
+      samples.pipes.push(await overPipe());
+      samples.pty.push(await overPty());
+    }
+  }
+  return samples;
+}
+
+const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };
+
+async function overBackend(backend: PtyBackend): Promise<number> {
+  const started = performance.now();
+  const pty = backend.spawn({
+    shell: "/bin/sh",
+    command: COMMAND,
+    cwd: "/",
+    env: ENV,
+    cols: 120,
+    rows: 40,
+  });
+  const output = await new Response(pty.output).text();
+  await pty.exited;
+  await pty.close();
+  const elapsed = performance.now() - started;
+  if (output !== "hello\r\n") throw new Error(`${COMMAND} on a terminal printed ${output}`);
+  return elapsed;
+}
+
+async function overPipes(): Promise<number> {
+  const started = performance.now();
+  const result = await new Deno.Command("/bin/sh", { args: ["-c", COMMAND], env: ENV }).output();
+  const elapsed = performance.now() - started;
+  if (new TextDecoder().decode(result.stdout) !== "hello\n") {
+    throw new Error(`${COMMAND} through pipes printed something else`);
+  }
+  return elapsed;
 }

@@ -45,6 +45,11 @@ export class TerminalSession implements Disposable {
     this.#redaction = redaction;
   }
 
+  /** Whether the screen emulator has been started (it is, on first need). */
+  get screenStarted(): boolean {
+    return this.#screen !== null;
+  }
+
   get size(): TerminalSize {
     return { ...this.#size };
   }

@@ -33,7 +33,7 @@ export async function applyView(
   const stream = plainText(page.stdout);
   const shown = choice !== "auto"
     ? choice
-    : stream.lossy || (await session.snapshot(execution.log)).alternate
+    : await drawn(execution, session, page.stdout, stream.lossy)
     ? "screen"
     : "text";
   if (shown === "text") {
@@ -50,6 +50,22 @@ export async function applyView(
   if (hints.length > 0) page.hint = hints.join(" ");
   else delete page.hint;
   return "screen";
+}
+
+/**
+ * Whether the program paints the screen: this page moves the cursor across lines, or the
+ * program is in the alternate screen (asked of the emulator only when escapes were seen, so
+ * plain output never loads it).
+ */
+async function drawn(
+  execution: Execution,
+  session: TerminalSession,
+  raw: string,
+  lossy: boolean,
+): Promise<boolean> {
+  if (lossy) return true;
+  if (!session.screenStarted && !raw.includes("\x1b")) return false;
+  return (await session.snapshot(execution.log)).alternate;
 }
 
 /** The screen's bottom rows that fit in `maxBytes` of UTF-8 (the cursor is usually there). */

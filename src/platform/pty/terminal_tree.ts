@@ -31,9 +31,15 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
   const pid = pty.pid;
   let wake = new AbortController();
   let released = false;
+  const output = hangingUpAtEnd(pty);
+  let outputDone = false;
+  output.ended.then(() => outputDone = true);
+  // Once nothing holds the terminal, an empty leader's group is enough (no `ps`): the usual
+  // end, and as cheap as a pipe execution's. Until then, or while the group lives, `ps -s`.
   const sessionGone = async () => {
+    await Promise.race([output.ended, delay(SESSION_POLL_MS)]);
     let pollMs = SESSION_POLL_MS;
-    while (await sessionAlive(pid, selfPid)) {
+    while (!(outputDone && !sendSignal(-pid, "SIGURG")) && await sessionAlive(pid, selfPid)) {
       const woken = wake.signal;
       await delay(pollMs, woken);
       pollMs = woken.aborted ? SESSION_POLL_MS : Math.min(pollMs * 1.5, MAX_SESSION_POLL_MS);
@@ -44,7 +50,7 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
   return {
     pid,
     stdin: new WritableStream<Uint8Array>({ write: (chunk) => pty.write(chunk) }),
-    stdout: hangingUpAtEnd(pty),
+    stdout: output.stream,
     stderr: new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
     exited: pty.exited,
     ended,
@@ -79,18 +85,26 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
 }
 
 /**
- * The terminal's output; once it ends (no process holds the terminal) or the reader cancels,
- * the terminal is closed and its descriptors freed.
+ * The terminal's output, and when it ended; once it ends (no process holds the terminal) or the
+ * reader cancels, the terminal is closed and its descriptors freed.
  */
-function hangingUpAtEnd(pty: PtyProcess): ReadableStream<Uint8Array> {
+function hangingUpAtEnd(
+  pty: PtyProcess,
+): { stream: ReadableStream<Uint8Array>; ended: Promise<void> } {
   const reader = pty.output.getReader();
-  return new ReadableStream<Uint8Array>({
+  const ended = Promise.withResolvers<void>();
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { value, done } = await reader.read();
       if (!done) return controller.enqueue(value);
       controller.close();
+      ended.resolve();
       await pty.close();
     },
-    cancel: () => pty.close(),
+    cancel: async () => {
+      ended.resolve();
+      await pty.close();
+    },
   });
+  return { stream, ended: ended.promise };
 }
