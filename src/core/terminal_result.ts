@@ -23,8 +23,10 @@ export function showTerminalPage(
 ): Promise<ShownView> | null {
   const session = execution.terminal;
   if (session === null) return null;
-  const { sinceSeq, tailLines, streams, maxOutputBytes } = request.page;
-  const resume = sinceSeq === null && tailLines === null && streams === "both";
+  const { sinceSeq, tailLines, streams, maxOutputBytes, truncation } = request.page;
+  // The resume path of `head` moves the cursor; `tail` leaves it where it is, screen or not.
+  const resume = sinceSeq === null && tailLines === null && streams === "both" &&
+    truncation === "head";
   const maxBytes = maxOutputBytes === null || maxOutputBytes === undefined || maxOutputBytes <= 0
     ? request.capBytes
     : Math.min(maxOutputBytes, request.capBytes);

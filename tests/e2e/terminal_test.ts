@@ -219,6 +219,29 @@ linux.test("stop, timeout and shutdown leave no process of the session behind", 
   });
 });
 
+linux.test("a daemon that leaves the terminal's session is still stopped, through its token", async () => {
+  await using s = await startTtyServer();
+  const tag = marker();
+  const started = await s.call("execute", {
+    command: "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo started; sleep 1001",
+    side_effects: NONE,
+    tty: true,
+    yield_ms: 0,
+    env: { TEST_MARKER: tag },
+  });
+  const id = started.payload.execution_id;
+  await eventually(() => processesWithMarker(tag).length === 3, 20_000, "shell, sleep and daemon");
+  assert.equal((await s.call("stop", { execution_id: id })).payload.stopped, true);
+  await eventually(() => processesWithMarker(tag).length === 0, 20_000, "nothing left");
+});
+
+linux.test("the command policy holds for terminal executions", async () => {
+  await using s = await startServer({ permissionSet: "tty", args: ["--blacklist", "top"] });
+  const refused = await s.call("execute", { command: "top -n 1", side_effects: NONE, tty: true });
+  assert.equal(refused.payload.status, "failed_to_start");
+  assert.match(refused.payload.error, /top/);
+});
+
 linux.test("stdin stays open with tty unless close_stdin, which types C-d", async () => {
   await using s = await startTtyServer();
   const open = await s.call("execute", {
