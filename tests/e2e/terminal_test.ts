@@ -37,6 +37,21 @@ async function startBash(s: Session, tag: string): Promise<string> {
   return started.payload.execution_id;
 }
 
+/**
+ * Waits (cursorless, so each byte once) until the output since the call matches `wanted`; a
+ * busy machine may pause the program long enough to look like a prompt before it answers.
+ */
+async function waitForOutput(s: Session, id: string, wanted: RegExp): Promise<ToolReply> {
+  let stdout = "";
+  for (let attempt = 1;; attempt++) {
+    const reply = await s.call("wait", { execution_id: id, timeout_ms: 20_000 });
+    stdout += reply.payload.stdout;
+    if (wanted.test(stdout)) return { ...reply, payload: { ...reply.payload, stdout } };
+    assert.equal(reply.payload.status, "running", `${reply.text} before ${wanted}`);
+    assert.ok(attempt < 5, `no ${wanted} in ${JSON.stringify(stdout)}`);
+  }
+}
+
 linux.test("python3 without -i answers print(6*7) with 42 and says when it waits", async () => {
   await using s = await startTtyServer();
   const started = await s.call("execute", { command: "python3 -q", side_effects: NONE, tty: true });
@@ -48,7 +63,7 @@ linux.test("python3 without -i answers print(6*7) with 42 and says when it waits
   const id = started.payload.execution_id;
   const written = await s.call("write", { execution_id: id, input: "print(6*7)", newline: true });
   assert.deepEqual(written.payload, { execution_id: id, ok: true });
-  const answered = await s.call("wait", { execution_id: id });
+  const answered = await waitForOutput(s, id, />>> $/);
   assert.equal(answered.payload.wait_result, "awaiting_input");
   assert.equal(answered.payload.stdout, "print(6*7)\n42\n>>> ");
   assert.equal(answered.payload.awaiting_input, "prompt");
@@ -102,14 +117,12 @@ linux.test("C-c interrupts a sleep in the terminal's shell and the shell survive
   const sleeper = processesWithMarker(tag).find((pid) => pid !== shell[0]) ?? 0;
   const interrupted = await s.call("write", { execution_id: id, keys: ["C-c"] });
   assert.equal(interrupted.payload.ok, true, interrupted.text);
-  const back = await s.call("wait", { execution_id: id });
+  const back = await waitForOutput(s, id, /\$ $/);
   assert.equal(back.payload.wait_result, "awaiting_input", back.text);
-  assert.match(back.payload.stdout, /\$ $/);
   await waitForExit(sleeper);
   assert.ok(isAlive(shell[0]), "the shell survives C-c");
   await s.call("write", { execution_id: id, input: "echo alive-$((6*7))", newline: true });
-  const alive = await s.call("wait", { execution_id: id });
-  assert.match(alive.payload.stdout, /^alive-42$/m);
+  await waitForOutput(s, id, /^alive-42\n/m);
   assert.equal((await s.call("stop", { execution_id: id })).payload.stopped, true);
   assert.deepEqual(processesWithMarker(tag), []);
 });
@@ -252,6 +265,14 @@ linux.test("stdin stays open with tty unless close_stdin, which types C-d", asyn
     yield_ms: 0,
   });
   const id = open.payload.execution_id;
+  // The terminal echoes typed text at once and cat answers when it runs: wait for cat.
+  await eventually(
+    async () =>
+      (await s.call("read", { execution_id: id, since_seq: 1, view: "text" })).payload.stdout ===
+        "hello\nhello\n",
+    20_000,
+    "cat's copy of the initial input",
+  );
   await s.call("write", { execution_id: id, input: "more", newline: true });
   await s.call("write", { execution_id: id, close_stdin: true });
   const ended = await s.call("wait", { execution_id: id });
