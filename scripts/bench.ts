@@ -18,6 +18,7 @@ import { benchSandbox } from "./bench/sandbox.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
 import { benchWireBytes } from "./bench/wire_bytes.ts";
+import { benchToolsList } from "./bench/tools_list.ts";
 
 const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "cold-start": benchColdStart,
@@ -32,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   http: benchHttpSection,
   "wire-bytes": benchWireBytes,
   sandbox: benchSandbox,
+  "tools-list": benchToolsList,
 };
 
 const root = new URL("../", import.meta.url).pathname;

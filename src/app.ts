@@ -1,14 +1,22 @@
 import type { Config } from "./config/mod.ts";
 import { errorText } from "./contract/error_text.ts";
 import { ExecutionManager } from "./core/manager.ts";
+import { TabShellTasks } from "./core/tab_shell/tab_shell_tasks.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
 import { admit } from "./policy/admission.ts";
+import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
+import { readsBash } from "./policy/shell_grammar.ts";
 import type { SessionFactory } from "./transports/session.ts";
 import { serveStdio } from "./transports/stdio.ts";
+
+/** tab-shell-mcp's default timeout of a foreground command. */
+const TAB_SHELL_TIMEOUT_MS = 30_000;
+
+const SYSTEM_CLOCK = { nowMs: () => Date.now(), monotonicMs: () => performance.now() };
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -41,8 +49,9 @@ export function createApp(options: AppOptions): App {
     defaultShell,
     terminals: platform.terminals.unavailable() === null,
   };
+  const tabShell = createTabShell(manager, options);
   const createSession: SessionFactory = (owner) => ({
-    server: createServer(manager, { owner, version: options.version, settings }),
+    server: createServer(manager, { owner, version: options.version, settings, tabShell }),
     hasLiveWork: () => manager.hasLiveWork(owner),
     close: () => manager.closeSession(owner),
   });
@@ -121,11 +130,41 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     terminals: platform.terminals,
     admit: (request) => admit(request, rules),
     ready: names?.ready,
-    redactionFor: secretRedaction(env, config.redactEnvRegex),
-    baseEnv: { ...env, ...config.nonInteractiveEnv },
+    redactionFor: secretRedaction(env, config.redactEnvRegex, authTokenSecrets(config.authToken)),
+    baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
-    clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
+    clock: SYSTEM_CLOCK,
     logger,
   });
+}
+
+/**
+ * tab-shell-mcp's tools when the profile serves them: its defaults (a 30 s foreground kill, the
+ * tail kept, `$SHELL`) where neither its setting nor ours was given.
+ */
+function createTabShell(manager: ExecutionManager, options: AppOptions) {
+  const { config, platform, env, logger } = options;
+  if (config.tools === "yieldshell") return undefined;
+  const defaultShell = config.shell ?? (env.SHELL || platform.facts.defaultShell(env));
+  const listed = config.blacklist.length > 0 || config.whitelist.length > 0;
+  if (listed && !readsBash(defaultShell)) {
+    throw new Error(
+      `Shell '${defaultShell}' ($SHELL, the shell of execute_shell_command) does not read bash syntax, so a blacklist or whitelist cannot be enforced; set --shell to bash, sh or zsh, or remove the lists`,
+    );
+  }
+  const tasks = new TabShellTasks(manager, {
+    foregroundTimeoutMs: config.defaultTimeout === null
+      ? TAB_SHELL_TIMEOUT_MS
+      : config.defaultTimeoutMs,
+    backgroundTimeoutMs: config.defaultTimeoutMs,
+    maxOutputLength: config.maxOutputLength,
+    truncation: config.outputTruncationMode ?? "tail",
+    defaultShell,
+    keepaliveMs: config.keepaliveIntervalMs,
+    retentionMs: config.processRetentionMs,
+    clock: SYSTEM_CLOCK,
+    logger,
+  });
+  return { tasks, only: config.tools === "tab-shell" };
 }

@@ -34,7 +34,7 @@ export interface ExecutionInit {
   redaction: Redaction;
   /** Runtime limit; 0 means none. */
   timeoutMs: number;
-  /** Grace between SIGTERM and SIGKILL when the timeout fires. */
+  /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 sends SIGKILL at once. */
   timeoutGraceMs: number;
   /** The terminal of a `tty: true` execution (its tree is the terminal's). */
   terminal?: TerminalSession | null;
@@ -176,7 +176,8 @@ export class Execution {
     if (!this.live) return;
     this.#timeoutFired = true;
     this.#status = "timed_out";
-    this.terminate("SIGTERM", graceMs, "timeout").catch((error) =>
+    // No grace is a kill, as tab-shell-mcp's timeout is.
+    this.terminate(graceMs === 0 ? "SIGKILL" : "SIGTERM", graceMs, "timeout").catch((error) =>
       this.#logger.warn(`Cannot stop timed-out execution ${this.id}: ${errorText(error)}`)
     );
   }

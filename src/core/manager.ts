@@ -1,4 +1,3 @@
-import type { Admission } from "../contract/admission.ts";
 import type {
   CleanupArgs,
   ExecuteArgs,
@@ -34,7 +33,7 @@ import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
-import { askPolicy, startExecution } from "./start.ts";
+import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
 import { blockOnTerminal } from "./terminal_blocking.ts";
 import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
 import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
@@ -73,12 +72,9 @@ export class ExecutionManager {
 
   /** Admits, starts, then blocks on one command for its yield window. */
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
-    const admission = await this.#admit(args);
-    if (!admission.allow) return startFailed(admission.reason);
-    const identity = { id: this.#executions.newId(), owner: context.owner, cwd: admission.cwd };
-    const execution = startExecution(args, identity, this.#options);
-    if (typeof execution === "string") return startFailed(execution);
-    this.#executions.add(execution);
+    const launch = await this.launch(args, context);
+    if (launch.kind !== "started") return startFailed(launch.reason);
+    const { execution } = launch;
     const { limits } = this.#options;
     const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
     const outcome = await blockOnTerminal(
@@ -88,7 +84,7 @@ export class ExecutionManager {
       this.#blockOptions(),
     );
     if (outcome === "cancelled") this.#interrupt(execution);
-    this.#reap();
+    this.reap();
     const retained = this.#executions.has(execution.id);
     const request: PageRequest = {
       sinceSeq: null,
@@ -107,7 +103,7 @@ export class ExecutionManager {
 
   async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
     const streams = parseStreams(args.streams);
     if (streams === null) return refused(id, text.invalidStreams(args.streams ?? ""));
@@ -130,7 +126,7 @@ export class ExecutionManager {
 
   async write(args: WriteArgs, context: CallContext): Promise<Outcome<WriteResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     const fail = (error: string) => failed({ execution_id: id, ok: false, error });
     if (execution === null) return fail(text.unknownId(id));
     if (!execution.live) return fail(text.notRunning(execution.status));
@@ -151,7 +147,7 @@ export class ExecutionManager {
 
   async wait(args: WaitArgs, context: CallContext): Promise<Outcome<WaitResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
     const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
       checkView(execution, args.view);
@@ -182,7 +178,7 @@ export class ExecutionManager {
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
     const id = args.execution_id;
     const raw = args.signal ?? "SIGTERM";
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     if (execution === null) {
       return failed({ execution_id: id, stopped: false, error: text.unknownId(id) });
     }
@@ -208,12 +204,12 @@ export class ExecutionManager {
   }
 
   ps(args: PsArgs, context: CallContext): Outcome<PsResult> {
-    this.#reap();
+    this.reap();
     const includeCompleted = args.include_completed ?? true;
     const limit = Math.max(0, args.limit ?? 50);
     const nowS = this.#nowS();
-    const records = [...this.#executions.values()].reverse().filter((execution) =>
-      execution.owner === context.owner && (includeCompleted || execution.status === "running")
+    const records = this.records(context.owner).reverse().filter((execution) =>
+      includeCompleted || execution.status === "running"
     );
     return succeeded({
       executions: records.slice(0, limit).map((execution) => psEntry(execution, nowS)),
@@ -236,7 +232,7 @@ export class ExecutionManager {
 
   /** Ends every live execution of one session (its client went away). */
   async closeSession(owner: string): Promise<void> {
-    await this.#stopAll([...this.#executions.values()].filter((e) => e.owner === owner));
+    await this.#stopAll(this.records(owner));
   }
 
   /**
@@ -252,17 +248,40 @@ export class ExecutionManager {
     return this.#shutdown;
   }
 
-  /** The policy's answer, then whether the server can take one more execution. */
-  async #admit(args: ExecuteArgs): Promise<Admission> {
+  /** Admits (else `rejected`) and starts (else `unstarted`: limit, shutdown, OS) one command. */
+  async launch(args: ExecuteArgs, context: CallContext, overrides?: StartOverrides) {
     const admission = await askPolicy(args, this.#options);
-    if (!admission.allow) return admission;
-    this.#reap();
+    if (!admission.allow) return { kind: "rejected", reason: admission.reason } as const;
+    this.reap();
     const { maxProcesses } = this.#options.limits;
-    if (this.#shuttingDown) return { allow: false, reason: text.SHUTTING_DOWN };
-    if (this.liveCount >= maxProcesses) {
-      return { allow: false, reason: text.processLimit(maxProcesses) };
-    }
-    return admission;
+    const full = this.liveCount >= maxProcesses ? text.processLimit(maxProcesses) : null;
+    const refusal = this.#shuttingDown ? text.SHUTTING_DOWN : full;
+    if (refusal !== null) return { kind: "unstarted", reason: refusal } as const;
+    const identity = { id: this.#executions.newId(), owner: context.owner, cwd: admission.cwd };
+    const execution = startExecution(args, identity, { ...this.#options, ...overrides });
+    if (typeof execution === "string") return { kind: "unstarted", reason: execution } as const;
+    this.#executions.add(execution);
+    return { kind: "started", execution } as const;
+  }
+
+  /** The record of `id` if the caller's session started it, else null. */
+  lookup(id: string, context: CallContext): Execution | null {
+    return this.#executions.find(id, context.owner);
+  }
+
+  /** The records of one session, oldest first. */
+  records(owner: string): Execution[] {
+    return [...this.#executions.values()].filter((e) => e.owner === owner);
+  }
+
+  /** Drops a finished record that nothing can address (a foreground result was returned). */
+  forget(execution: Execution): void {
+    if (!execution.live) this.#executions.remove(execution);
+  }
+
+  /** Removes the terminal records that retention no longer keeps (age, then count). */
+  reap(): void {
+    this.#executions.reap(this.#options.limits, this.#nowS());
   }
 
   /** A cancelled execute is Ctrl+C: nobody holds its id, so it must not keep running. */
@@ -311,14 +330,6 @@ export class ExecutionManager {
 
   #nowS(): number {
     return this.#options.clock.nowMs() / 1000;
-  }
-
-  #find(id: string, context: CallContext): Execution | null {
-    return this.#executions.find(id, context.owner);
-  }
-
-  #reap(): void {
-    this.#executions.reap(this.#options.limits, this.#nowS());
   }
 }
 

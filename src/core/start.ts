@@ -38,13 +38,21 @@ export interface StartIdentity {
   cwd: string;
 }
 
+/** What a tool profile may change about one start. */
+export interface StartOverrides {
+  /** Shell used when the call names none. @default {ManagerOptions.defaultShell} */
+  defaultShell?: string;
+  /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 kills at once. @default {10000} */
+  timeoutGraceMs?: number;
+}
+
 /** Spawns the command and wraps it in an execution, or returns why the OS refused. */
 export function startExecution(
   args: ExecuteArgs,
   identity: StartIdentity,
-  options: ManagerOptions,
+  options: ManagerOptions & StartOverrides,
 ): Execution | string {
-  const { limits, clock, logger } = options;
+  const { limits, clock, logger, timeoutGraceMs = GRACEFUL_STOP_MS } = options;
   const overlay = args.env ?? {};
   const spawnedMonoMs = clock.monotonicMs();
   const spawnedAtMs = clock.nowMs();
@@ -72,7 +80,7 @@ export function startExecution(
     capacityBytes: limits.maxBufferBytes,
     redaction: spawned.redaction,
     timeoutMs: Math.max(0, args.timeout_ms ?? limits.defaultTimeoutMs),
-    timeoutGraceMs: GRACEFUL_STOP_MS,
+    timeoutGraceMs,
   });
   execution.stdin.startInitialInput(spawned.initialInput.text, spawned.initialInput.close);
   return execution;
