@@ -12,6 +12,7 @@ import { benchHttpSection } from "./bench/http.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
 import { benchPolicySection } from "./bench/policy.ts";
+import { benchPtyRoundTrip } from "./bench/pty_round_trip.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
 import { benchSpool } from "./bench/spool.ts";
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "exit-notice": benchExitNotice,
   "live-memory": benchLiveMemory,
   "read-cost": benchReadCost,
+  "pty-round-trip": benchPtyRoundTrip,
   policy: benchPolicySection,
   http: benchHttpSection,
   spool: benchSpool,

@@ -55,7 +55,11 @@ export function createApp(options: AppOptions): App {
   const manager = createManager(options, defaultShell, spool, regex);
   const searcher = new Searcher();
   const search = new ExecutionSearch(manager, searcher, config.maxOutputBytes);
-  const settings = { ...config, defaultShell };
+  const settings = {
+    ...config,
+    defaultShell,
+    terminals: platform.terminals.unavailable() === null,
+  };
   const tabShell = createTabShell(manager, options);
   const server = { version: options.version, settings, tabShell, search };
   const createSession: SessionFactory = (owner) => ({
@@ -143,6 +147,7 @@ function createManager(
   };
   return new ExecutionManager({
     processes: platform.processes,
+    terminals: platform.terminals,
     admit: (request) => admit(request, rules),
     ready: names?.ready,
     redactionFor: secretRedaction(env, config.redactEnvRegex, authTokenSecrets(config.authToken)),

@@ -15,6 +15,12 @@ export interface UntilArgs {
   host?: string | null;
   bytes?: number | null;
 }
+/**
+ * How a terminal execution's output is shown: `text` (escapes removed, `\r` lines collapsed),
+ * `screen` (the rendered screen), `raw` (as written, escapes kept), or `auto` (`text`, or
+ * `screen` when the program paints in two dimensions).
+ */
+export type TerminalViewChoice = "auto" | "text" | "screen" | "raw";
 
 export interface ExecuteArgs {
   command: string;
@@ -30,6 +36,10 @@ export interface ExecuteArgs {
   max_output_bytes?: number | null;
   truncation?: Truncation | null;
   until?: UntilArgs | null;
+  /** Run on a pseudo-terminal. */
+  tty?: boolean;
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface ReadArgs {
@@ -38,6 +48,7 @@ export interface ReadArgs {
   max_output_bytes?: number | null;
   streams?: string;
   tail_lines?: number | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface WriteArgs {
@@ -45,6 +56,11 @@ export interface WriteArgs {
   input: string;
   newline?: boolean;
   close_stdin?: boolean;
+  /** Named keys typed after `input` (terminal executions). */
+  keys?: readonly string[] | null;
+  /** A new terminal size, set before anything is typed. */
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface WaitArgs {
@@ -55,6 +71,7 @@ export interface WaitArgs {
   tail_lines?: number | null;
   truncation?: Truncation | null;
   until?: UntilArgs | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface StopArgs {

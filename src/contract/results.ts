@@ -40,6 +40,22 @@ export type MatchFields = { stream: "stdout" | "stderr"; text: string; seq: numb
 
 /** What a result says about the `until` condition that held. */
 export type UntilFields = { match?: MatchFields };
+/** Why a terminal program waits for the agent (see `src/terminal/awaiting_input.ts`). */
+export type AwaitingInputReason = "password" | "prompt" | "keys";
+
+/** What results of a terminal execution add after the contract's fields. */
+export type TerminalFields = {
+  tty?: {
+    cols: number;
+    rows: number;
+    /** The view `stdout` holds. */
+    view: "text" | "screen" | "raw";
+    /** A terminal has one output stream: it is reported as stdout, and stderr stays empty. */
+    output: "stdout";
+  };
+  /** The program waits for input (null: it does not, or it ended); terminal executions only. */
+  awaiting_input?: AwaitingInputReason | null;
+};
 
 /** A call that names an execution and was refused (unknown id, bad cursor arguments). */
 export type RefusedCall = { execution_id: string; error: string };
@@ -59,6 +75,7 @@ export type ExecuteResult =
     & { until_result?: UntilResult }
     & UntilFields
     & { message?: string; stdin_error?: string }
+    & TerminalFields
   );
 
 /** A read narrowed to one stream leaves the other out. */
@@ -69,6 +86,7 @@ export type ReadResult =
     & ExitFields
     & Omit<PageFields, "stdout" | "stderr">
     & { stdout?: string; stderr?: string; stdin_error?: string }
+    & TerminalFields
   );
 
 export type WriteResult = { execution_id: string; ok: boolean; error?: string };
@@ -79,13 +97,14 @@ export type WaitResult =
     & { execution_id: string; status: ExecutionStatus }
     & ExitFields
     & {
-      wait_result: "exited" | "deadline_reached" | UntilResult;
+      wait_result: "exited" | "deadline_reached" | "awaiting_input" | UntilResult;
       waited_ms: number;
       max_wait_ms: number;
     }
     & UntilFields
     & PageFields
     & { stdin_error?: string }
+    & TerminalFields
   );
 
 export type StopResult = {

@@ -10,6 +10,7 @@ import type { ProcessTree } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
 import type { ExecutionSpool } from "./spool.ts";
 import { StdinChannel } from "./stdin_channel.ts";
+import type { TerminalSession } from "./terminal_session.ts";
 import { startTimer } from "./timer.ts";
 import { FINAL_DRAIN_MS, PROCESS_GROUP_EXIT_MS, settlesWithin } from "./timing.ts";
 
@@ -40,6 +41,8 @@ export interface ExecutionInit {
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 sends SIGKILL at once. */
   timeoutGraceMs: number;
+  /** The terminal of a `tty: true` execution (its tree is the terminal's). */
+  terminal?: TerminalSession | null;
 }
 
 /** Why a termination was asked for: a timeout keeps `timed_out`, the others end `stopped`. */
@@ -59,6 +62,8 @@ export class Execution {
   readonly stdin: StdinChannel;
   /** Each append to the log, as it happens (conditions and pushes listen). */
   readonly appended = new EventHub<SourceChunk>();
+  /** The terminal of a `tty: true` execution, else null. */
+  readonly terminal: TerminalSession | null;
   /** Epoch seconds. */
   readonly startedAt: number;
   #status: ExecutionStatus = "running";
@@ -88,6 +93,7 @@ export class Execution {
     this.tree = init.tree;
     this.pid = init.tree.pid;
     this.redaction = init.redaction;
+    this.terminal = init.terminal ?? null;
     this.#clock = init.clock;
     this.#logger = init.logger;
     this.#startMono = init.spawnedMonoMs;
@@ -171,6 +177,7 @@ export class Execution {
     this.stdin.close();
     this.log.close();
     this.tree.release();
+    this.terminal?.[Symbol.dispose]();
   }
 
   #onTimeout(graceMs: number): void {

@@ -4,6 +4,7 @@ import type {
   PsArgs,
   ReadArgs,
   StopArgs,
+  TerminalViewChoice,
   Truncation,
   WaitArgs,
   WriteArgs,
@@ -13,6 +14,7 @@ import { failed, type Outcome, succeeded } from "../contract/outcome.ts";
 import type {
   CleanupResult,
   ExecuteResult,
+  PageFields,
   PsResult,
   ReadResult,
   RefusedCall,
@@ -20,6 +22,7 @@ import type {
   WaitResult,
   WriteResult,
 } from "../contract/results.ts";
+import { viewNeedsTerminal } from "../contract/terminal_texts.ts";
 import * as text from "../contract/texts.ts";
 import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
@@ -33,11 +36,14 @@ import { executeResult, markReaped, psEntry, readResult, waitResult } from "./re
 import { cleanupRecords } from "./retention.ts";
 import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
-import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
 import { blockUntil, checkUntil, type UntilHit, untilPage } from "./until.ts";
 
 /** The arguments of a wait or execute that shape its page. */
 type PageArgs = Pick<WaitArgs, "since_seq" | "tail_lines" | "max_output_bytes" | "truncation">;
+import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
+import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
+import type { ShownView } from "./terminal_view.ts";
+import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
 
 /** Default age thresholds of `cleanup`: one hour. */
 const CLEANUP_DEFAULT_MS = 3_600_000;
@@ -94,29 +100,36 @@ export class ExecutionManager {
     this.reap();
     const retained = this.#executions.has(execution.id);
     const { max_output_bytes, truncation } = args;
-    const page = this.#untilPage(execution, { max_output_bytes, truncation }, hit);
+    const request = this.#untilRequest({ max_output_bytes, truncation }, hit);
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, null);
     if (!retained) markReaped(page);
     const result = executeResult(execution, page, retained, hit);
     if (result.status === "backgrounded") this.events.backgrounded(execution);
-    return succeeded(result);
+    return succeeded(await this.#withTerminal(execution, result, shown));
   }
 
-  read(args: ReadArgs, context: CallContext): Outcome<ReadResult> {
+  async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
     const id = args.execution_id;
     const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
     const streams = parseStreams(args.streams);
     if (streams === null) return refused(id, text.invalidStreams(args.streams ?? ""));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
-    const page = this.#page(execution, {
+    const request: PageRequest = {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams,
       maxOutputBytes: args.max_output_bytes,
       truncation: "head",
-    });
-    return succeeded(readResult(execution, page, streams));
+    };
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
+    return succeeded(
+      await this.#withTerminal(execution, readResult(execution, page, streams), shown),
+    );
   }
 
   async write(args: WriteArgs, context: CallContext): Promise<Outcome<WriteResult>> {
@@ -127,6 +140,12 @@ export class ExecutionManager {
     if (!execution.live) return fail(text.notRunning(execution.status));
     const { stdin } = execution;
     if (stdin.closed) return fail(text.STDIN_CLOSED);
+    if (execution.terminal !== null) {
+      const error = await writeTerminal(execution, execution.terminal, args, REQUEST_CEILING_MS);
+      return error === null ? succeeded({ execution_id: id, ok: true }) : fail(error);
+    }
+    const pipeError = checkPipeWrite(args);
+    if (pipeError !== null) return fail(pipeError);
     if (stdin.busy) return fail(text.STDIN_BUSY);
     const input = args.newline ? `${args.input}\n` : args.input;
     const error = input === "" ? null : await stdin.write(input, REQUEST_CEILING_MS);
@@ -138,23 +157,30 @@ export class ExecutionManager {
     const id = args.execution_id;
     const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
     const { clock } = this.#options;
     const until = checkUntil(args.until, this.#options.until.probe);
     if ("error" in until) return refused(id, until.error);
     const maxWaitMs = clamp(args.timeout_ms ?? REQUEST_CEILING_MS, 0, REQUEST_CEILING_MS);
     const started = clock.monotonicMs();
-    const { hit } = await blockUntil(execution, until.conditions, maxWaitMs, context, {
+    const { outcome, hit } = await blockUntil(execution, until.conditions, maxWaitMs, context, {
       ...this.#blockOptions(),
       cursorSeq: args.since_seq ?? execution.resumeCursor,
     });
     if (hit?.kind === "failed") return refused(id, hit.error);
     const waitedMs = clock.monotonicMs() - started;
     const retained = this.#executions.has(id);
-    const page = this.#untilPage(execution, args, hit);
+    const request = this.#untilRequest(args, hit);
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
     if (!retained) markReaped(page);
-    return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }, hit));
+    const result = waitResult(execution, page, { maxWaitMs, waitedMs }, hit);
+    if (outcome === "awaiting_input" && execution.live && "wait_result" in result) {
+      result.wait_result = "awaiting_input";
+    }
+    return succeeded(await this.#withTerminal(execution, result, shown));
   }
 
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
@@ -276,23 +302,47 @@ export class ExecutionManager {
     return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
   }
 
-  /** The page of a wait or execute, ending with the matched line on an output match. */
-  #untilPage(execution: Execution, args: PageArgs, hit: UntilHit | null) {
-    return this.#page(
-      execution,
-      untilPage({
-        sinceSeq: args.since_seq ?? null,
-        tailLines: args.tail_lines ?? null,
-        streams: "both",
-        maxOutputBytes: args.max_output_bytes,
-        ...this.#view(args.truncation),
-      }, hit),
-    );
+  /** The page request of a wait or execute, ending with the matched line on an output match. */
+  #untilRequest(args: PageArgs, hit: UntilHit | null): PageRequest {
+    return untilPage({
+      sinceSeq: args.since_seq ?? null,
+      tailLines: args.tail_lines ?? null,
+      streams: "both",
+      maxOutputBytes: args.max_output_bytes,
+      ...this.#view(args.truncation),
+    }, hit);
+  }
+
+  /** A terminal execution's page in the asked view; null for pipes. */
+  #show(
+    execution: Execution,
+    page: PageFields,
+    request: PageRequest,
+    view: TerminalViewChoice | null | undefined,
+  ) {
+    return showTerminalPage(execution, page, {
+      page: request,
+      view,
+      capBytes: this.#pageOptions.capBytes,
+    });
+  }
+
+  #withTerminal<R extends object>(execution: Execution, result: R, shown: ShownView | null) {
+    return withTerminalFields(execution, result, shown, this.#options.clock);
   }
 
   #nowS(): number {
     return this.#options.clock.nowMs() / 1000;
   }
+}
+
+/** A text view asked of a pipe execution, or null. */
+function checkView(
+  execution: Execution,
+  view: TerminalViewChoice | null | undefined,
+): string | null {
+  if (execution.terminal !== null) return null;
+  return view === "text" || view === "screen" ? viewNeedsTerminal(execution.id, view) : null;
 }
 
 function startFailed(error: string): Outcome<ExecuteResult> {

@@ -5,7 +5,7 @@ import * as text from "../contract/texts.ts";
 import { checkStartArgs } from "./call_checks.ts";
 import { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
-import type { ProcessTree } from "./process.ts";
+import { checkTerminalArgs, type SpawnedTree, spawnTree } from "./terminal_start.ts";
 import { GRACEFUL_STOP_MS } from "./timing.ts";
 
 /**
@@ -13,7 +13,7 @@ import { GRACEFUL_STOP_MS } from "./timing.ts";
  * the policy (once loaded) checks side effects, regexes, names and the cwd.
  */
 export async function askPolicy(args: ExecuteArgs, options: ManagerOptions): Promise<Admission> {
-  const invalid = checkStartArgs(args);
+  const invalid = checkStartArgs(args) ?? checkTerminalArgs(args);
   if (invalid !== null) return { allow: false, reason: invalid };
   if (options.ready !== undefined) {
     try {
@@ -56,14 +56,14 @@ export function startExecution(
   const overlay = args.env ?? {};
   const spawnedMonoMs = clock.monotonicMs();
   const spawnedAtMs = clock.nowMs();
-  let tree: ProcessTree;
+  let spawned: SpawnedTree;
   try {
-    tree = options.processes.spawn({
+    spawned = spawnTree(args, {
       shell: args.shell ?? options.defaultShell,
       command: args.command,
       cwd: identity.cwd,
       env: { ...options.baseEnv, ...overlay },
-    });
+    }, options);
   } catch (error) {
     return errorText(error);
   }
@@ -71,17 +71,18 @@ export function startExecution(
     ...identity,
     command: args.command,
     name: args.name ?? null,
-    tree,
+    tree: spawned.tree,
+    terminal: spawned.terminal,
     spawnedMonoMs,
     spawnedAtMs,
     clock,
     logger,
     capacityBytes: limits.maxBufferBytes,
     spool: options.spool?.forExecution() ?? null,
-    redaction: options.redactionFor(overlay),
+    redaction: spawned.redaction,
     timeoutMs: Math.max(0, args.timeout_ms ?? limits.defaultTimeoutMs),
     timeoutGraceMs,
   });
-  execution.stdin.startInitialInput(args.stdin ?? null, args.close_stdin ?? true);
+  execution.stdin.startInitialInput(spawned.initialInput.text, spawned.initialInput.close);
   return execution;
 }

@@ -1,7 +1,7 @@
 import type { UntilArgs } from "../contract/arguments.ts";
 import type { MatchFields, UntilResult } from "../contract/results.ts";
 import { UNTIL_WITHOUT_YIELD } from "../contract/texts.ts";
-import { blockOn, type BlockOptions, type BlockOutcome } from "./blocking.ts";
+import type { BlockOptions, BlockOutcome } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
 import type { TimerClock } from "./clock.ts";
 import type { PortProbe, RegexRunner } from "./condition_ports.ts";
@@ -10,6 +10,7 @@ import { type Conditions, parseUntil, RESULT_NAMES } from "./conditions.ts";
 import type { Execution } from "./execution.ts";
 import { executionSource } from "./execution_source.ts";
 import type { PageRequest } from "./page.ts";
+import { blockOnTerminal } from "./terminal_blocking.ts";
 
 /** What conditions need from the edge: a bounded regex runner, a port probe and a timer clock. */
 export interface UntilPorts {
@@ -22,7 +23,7 @@ export interface UntilPorts {
 export type UntilHit = Exclude<ConditionHit, { kind: "exit" }>;
 
 /** How a blocking call with conditions ended. */
-export type UntilOutcome = { outcome: BlockOutcome; hit: null } | {
+export type UntilOutcome = { outcome: BlockOutcome | "awaiting_input"; hit: null } | {
   outcome: "condition";
   hit: UntilHit;
 };
@@ -66,7 +67,7 @@ export async function blockUntil(
   options: BlockOptions & { ports: UntilPorts; cursorSeq: number },
 ): Promise<UntilOutcome> {
   if (!hasConditions(conditions)) {
-    return { outcome: await blockOn(execution, budgetMs, context, options), hit: null };
+    return { outcome: await blockOnTerminal(execution, budgetMs, context, options), hit: null };
   }
   const { regex, probe, clock } = options.ports;
   const watch = watchConditions(executionSource(execution), conditions, {
@@ -84,7 +85,7 @@ export async function blockUntil(
   });
   const signals = [held.signal, ...context.signal === undefined ? [] : [context.signal]];
   try {
-    const outcome = await blockOn(execution, budgetMs, {
+    const outcome = await blockOnTerminal(execution, budgetMs, {
       ...context,
       signal: AbortSignal.any(signals),
     }, options);

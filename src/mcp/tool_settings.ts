@@ -13,6 +13,11 @@ export interface ToolSettings extends
   blockedSideEffects: readonly string[];
   /** Variables every child gets unless the call's `env` overrides them. */
   nonInteractiveEnv: Readonly<Record<string, string>>;
+  /**
+   * The server can open pseudo-terminals (`tty: true`); without, the terminal parameters are
+   * not listed, and `tty: true` says why it fails. @default {false}
+   */
+  terminals?: boolean;
 }
 
 /** What a tool's registration needs: the core, the session, and the operator's settings. */

@@ -83,7 +83,7 @@ const SETTINGS = { ...defaultConfig(Deno.cwd()), defaultShell: "/bin/sh" };
 const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   execute: executeInputSchema(SETTINGS),
   read: readInputSchema(SETTINGS),
-  write: writeInputSchema(),
+  write: writeInputSchema(SETTINGS),
   wait: waitInputSchema(SETTINGS),
   stop: stopInputSchema(),
   ps: psInputSchema(),

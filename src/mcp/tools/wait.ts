@@ -17,13 +17,14 @@ import {
   tailLines,
   truncation,
 } from "../schemas.ts";
+import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { MatchSchema, UntilSchema, WaitResultSchema } from "../until_schema.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `wait`'s arguments, with the operator's response cap and truncation as defaults. */
 export function waitInputSchema(settings: ToolSettings) {
-  return argumentsSchema<WaitArgs>({
+  const schema = argumentsSchema<WaitArgs>({
     execution_id: executionId,
     timeout_ms: integer().prefault(REQUEST_CEILING_MS).describe(
       `Longest time to block, at most ${REQUEST_CEILING_MS}; never stops the execution`,
@@ -33,21 +34,32 @@ export function waitInputSchema(settings: ToolSettings) {
     tail_lines: tailLines,
     truncation: truncation(settings.truncation),
     until: UntilSchema,
+    view,
   });
+  return settings.terminals ? schema : schema.omit({ view: true });
 }
 
-const WaitOutputSchema = z.object({
-  execution_id: z.string(),
-  status: status.optional(),
-  ...exitFields,
-  wait_result: WaitResultSchema.optional(),
-  match: MatchSchema.optional(),
-  waited_ms: z.number().optional(),
-  max_wait_ms: z.number().int().optional().describe("The budget after capping"),
-  ...cursorFields,
-  ...tailFields,
-  error: z.string().optional(),
-});
+function waitOutputSchema(settings: ToolSettings) {
+  const terminals = settings.terminals ?? false;
+  const waitResult = terminals
+    ? z.enum([...WaitResultSchema.options, "awaiting_input"]).describe(
+      "exited, deadline_reached, the until condition that held, or awaiting_input: the tty program waits for input",
+    )
+    : WaitResultSchema;
+  return z.object({
+    execution_id: z.string(),
+    status: status.optional(),
+    ...exitFields,
+    wait_result: waitResult.optional(),
+    match: MatchSchema.optional(),
+    waited_ms: z.number().optional(),
+    max_wait_ms: z.number().int().optional().describe("The budget after capping"),
+    ...cursorFields,
+    ...tailFields,
+    ...(terminals ? terminalFields : {}),
+    error: z.string().optional(),
+  });
+}
 
 /** Registers `wait`. */
 export function registerWaitTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -59,7 +71,7 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes, or an until condition holds (output matching a regex, quiet output, a loopback port open, new bytes); then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
-    outputSchema: WaitOutputSchema,
+    outputSchema: waitOutputSchema(options.settings),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
