@@ -31,6 +31,19 @@ export class RegexWorker {
   #current: { id: number; task: Task; timer: ReturnType<typeof setTimeout> } | null = null;
   #nextId = 1;
   #closed = false;
+  #readyWaiters: (() => void)[] = [];
+
+  /**
+   * Settles once a worker thread is up (starting one if needed), or has failed to start: a
+   * call's time limit counts matching, not the start of a thread on a busy machine.
+   */
+  ready(): Promise<void> {
+    if (this.#worker !== null || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#readyWaiters.push(resolve);
+      this.#start();
+    });
+  }
 
   /**
    * Matches one block (its bytes are transferred); "timeout" when it ran past `deadline` (or
@@ -94,6 +107,7 @@ export class RegexWorker {
       clearTimeout(timer);
       this.#starting = false;
       this.#worker = worker;
+      this.#wakeWaiters();
       this.#next();
     };
     worker.onerror = (event: ErrorEvent) => {
@@ -102,6 +116,10 @@ export class RegexWorker {
       worker.terminate();
       this.#discard(new Error(`The search worker failed: ${event.message}`));
     };
+  }
+
+  #wakeWaiters(): void {
+    for (const wake of this.#readyWaiters.splice(0)) wake();
   }
 
   /** Drops the worker; with an error, pending blocks fail with it. */
@@ -115,6 +133,9 @@ export class RegexWorker {
       clearTimeout(current.timer);
       if (error !== null) current.task.reject(error);
     }
-    if (error !== null) { for (const task of this.#tasks.splice(0)) task.reject(error); }
+    if (error !== null) {
+      for (const task of this.#tasks.splice(0)) task.reject(error);
+      this.#wakeWaiters();
+    }
   }
 }

@@ -33,6 +33,7 @@ export class Searcher {
 
   /** Finds matching lines; rejects with `SearchError` for a bad pattern, cursor or limit. */
   async search(log: OutputLog, request: SearchRequest): Promise<SearchResult> {
+    await this.#worker.ready();
     const call = new SearchCall(log, request, {
       worker: this.#worker,
       deadline: performance.now() + this.#timeLimitMs,

@@ -79,12 +79,12 @@ export class SearchCall {
     const scanner = nextScanner(this.#scanners);
     if (scanner === null) return false;
     if (this.#matches.length >= this.#maxMatches) return this.#stop("max_matches");
-    if (performance.now() >= this.#settings.deadline) return this.#stop("time_limit");
     const block = this.#blockFor(scanner);
     if (block === null) {
       scanner.done = true;
       return true;
     }
+    if (performance.now() >= this.#settings.deadline) return this.#stop("time_limit");
     this.#evicted = settleStart(this.#log, scanner, block.firstSeq) || this.#evicted;
     const result = await this.#match(scanner, block);
     if (result === "timeout") {
