@@ -210,7 +210,8 @@ for (const transport of TRANSPORTS) {
     });
 
     await t.step("an execution that already ended answers at once", async () => {
-      const id = await background(peer, "echo done");
+      // Slow enough to be backgrounded by yield_ms 0 even on a loaded machine.
+      const id = await background(peer, "sleep 1; echo done");
       const ended = await peer.call("wait", { execution_id: id, timeout_ms: 60_000 });
       assert.equal(ended.payload.wait_result, "exited");
       const reply = await peer.call("wait", {
