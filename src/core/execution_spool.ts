@@ -1,7 +1,9 @@
 import type { SpoolSegment } from "./spool_segment.ts";
 import type { SpoolDisk, SpoolFile } from "./spool_port.ts";
 import { removeQuietly } from "./spool_directory.ts";
-import { type SpoolHost, StreamSpool, type StreamSpoolOptions } from "./stream_spool.ts";
+import type { SpoolHost } from "./spool_host.ts";
+import { StreamSpool } from "./stream_spool.ts";
+import type { StreamSpoolOptions } from "./stream_spool_options.ts";
 
 /** What an execution's spool uses of the server's (`Spool` provides it). */
 export interface SpoolServices {

@@ -2,12 +2,11 @@ import { type Chunk, RingBuffer } from "./ring_buffer.ts";
 import type { ExecutionSpool } from "./spool.ts";
 import { SpooledStream } from "./spooled_stream.ts";
 import type { EvictionCause, StreamStore } from "./stream_store.ts";
-import {
-  countLineFeeds,
-  skipContinuationBytes,
-  utf8CharLengthAt,
-  utf8SafePrefixLength,
-} from "./utf8.ts";
+import { checkCount } from "./check_count.ts";
+import { mergeChunks, tagChunks } from "./merge_chunks.ts";
+import { takePage } from "./take_page.ts";
+import { countLineFeeds } from "./utf8.ts";
+import { walkBack } from "./walk_back.ts";
 
 /** One output stream of a process. */
 export type StreamName = "stdout" | "stderr";
@@ -81,12 +80,6 @@ export interface StreamPiece {
   readonly seq: number;
   readonly bytes: Uint8Array;
 }
-
-interface StreamChunk extends Chunk {
-  readonly stream: StreamName;
-}
-
-const LINE_FEED = 0x0a;
 
 /**
  * The stdout and stderr of one execution sharing one position counter: two ring buffers, or
@@ -202,49 +195,23 @@ export class OutputLog {
     this.#prepare(selected);
     // Clamping keeps latestSeq >= nextSeq, and positions start at 1.
     const start = Math.min(Math.max(startSeq, 1), this.#latestSeq);
-    // Decoded as taken: a chunk read from disk is valid only until its stream advances.
-    const text = { stdout: new PageText(), stderr: new PageText() };
-    let budget = maxBytes;
-    let firstSeq: number | null = null;
-    let endSeq = start;
-    let capped = false;
     // The budget sizes reads from disk (plus a character's bytes beyond it).
     const hint = maxBytes + 4;
-    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start, hint)));
-    for (const chunk of merge(sources, "oldestFirst")) {
-      if (budget <= 0) {
-        capped = true;
-        break;
-      }
-      let length = utf8SafePrefixLength(chunk.bytes, budget);
-      if (length === 0) {
-        if (firstSeq !== null) {
-          capped = true;
-          break;
-        }
-        // Progress over precision: one whole character, even if it exceeds the budget.
-        length = utf8CharLengthAt(chunk.bytes, 0);
-      }
-      text[chunk.stream].add(chunk.bytes.subarray(0, length));
-      firstSeq ??= chunk.startSeq;
-      endSeq = chunk.startSeq + length;
-      budget -= length;
-      if (length < chunk.bytes.length) {
-        capped = true;
-        break;
-      }
-    }
-    let nextSeq = endSeq;
-    if (!capped) {
+    const sources = selected.map(([stream, store]) =>
+      tagChunks(stream, store.chunksFrom(start, hint))
+    );
+    const taken = takePage(mergeChunks(sources, "oldestFirst"), start, maxBytes);
+    let nextSeq = taken.endSeq;
+    if (!taken.capped) {
       // Skip evicted ranges, but never move backwards (the reference's defect 8.1 #1).
       for (const [, buffer] of selected) nextSeq = Math.max(nextSeq, buffer.watermark ?? 0);
     }
     const page: OutputPage = {
-      stdout: text.stdout.finish(),
-      stderr: text.stderr.finish(),
-      startSeq: firstSeq ?? nextSeq,
+      stdout: taken.stdout,
+      stderr: taken.stderr,
+      startSeq: taken.firstSeq ?? nextSeq,
       nextSeq,
-      capped,
+      capped: taken.capped,
       evicted: selected.some(([, buffer]) => start < (buffer.watermark ?? 0)),
     };
     if (page.evicted) {
@@ -284,43 +251,8 @@ export class OutputLog {
   #walkBack(lines: number, maxBytes: number, streams: StreamSelection): number {
     const selected = this.#select(streams);
     this.#prepare(selected);
-    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksNewestFirst()));
-    let newer: Chunk | null = null;
-    let walkedBytes = 0;
-    let countedLines = 0;
-    for (const chunk of merge(sources, "newestFirst")) {
-      const { startSeq, bytes } = chunk;
-      if (maxBytes === 0) return startSeq + bytes.length;
-      for (let index = bytes.length - 1; index >= 0; index--) {
-        // A single final newline ends the last line rather than starting an empty one, as in tail -n.
-        if (bytes[index] === LINE_FEED && walkedBytes > 0 && ++countedLines === lines) {
-          return startSeq + index + 1;
-        }
-        if (++walkedBytes === maxBytes) {
-          const boundary = skipContinuationBytes(bytes, index);
-          if (boundary < bytes.length) return startSeq + boundary;
-          return newer?.startSeq ?? startSeq + bytes.length;
-        }
-      }
-      newer = chunk;
-    }
-    // Fewer lines than asked, or no data at all.
-    return newer?.startSeq ?? this.#latestSeq;
-  }
-}
-
-/** The text of one stream of a page, decoded part by part. */
-class PageText {
-  // ignoreBOM keeps a BOM in the text, as it occupies positions.
-  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  #text = "";
-
-  add(bytes: Uint8Array): void {
-    this.#text += this.#decoder.decode(bytes, { stream: true });
-  }
-
-  finish(): string {
-    return this.#text + this.#decoder.decode();
+    const sources = selected.map(([stream, store]) => tagChunks(stream, store.chunksNewestFirst()));
+    return walkBack(mergeChunks(sources, "newestFirst"), lines, maxBytes, this.#latestSeq);
   }
 }
 
@@ -336,45 +268,4 @@ function evictionCause(selected: [StreamName, StreamStore][], start: number): Ev
     }
   }
   return cause;
-}
-
-function* tag(stream: StreamName, chunks: Iterable<Chunk>): Generator<StreamChunk> {
-  for (const { startSeq, bytes } of chunks) yield { stream, startSeq, bytes };
-}
-
-/** Merges position-ordered chunk sources (at most two, so a linear pick beats a heap). */
-function* merge(
-  sources: Iterator<StreamChunk>[],
-  order: "oldestFirst" | "newestFirst",
-): Generator<StreamChunk> {
-  const heads = sources.map((source) => next(source));
-  while (true) {
-    let pick = -1;
-    for (let index = 0; index < heads.length; index++) {
-      const head = heads[index];
-      if (head === undefined) continue;
-      const best = heads[pick];
-      if (
-        best === undefined ||
-        (order === "oldestFirst" ? head.startSeq < best.startSeq : head.startSeq > best.startSeq)
-      ) {
-        pick = index;
-      }
-    }
-    const chunk = heads[pick];
-    if (chunk === undefined) return;
-    yield chunk;
-    heads[pick] = next(sources[pick]);
-  }
-}
-
-function next(source: Iterator<StreamChunk>): StreamChunk | undefined {
-  const result = source.next();
-  return result.done ? undefined : result.value;
-}
-
-function checkCount(value: number, name: string, minimum: number, action: string): void {
-  if (value >= minimum && (Number.isInteger(value) || value === Infinity)) return;
-  const range = minimum === -Infinity ? "an integer" : `an integer >= ${minimum}`;
-  throw new RangeError(`Cannot ${action} as ${name} must be ${range}: received ${value}`);
 }

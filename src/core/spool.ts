@@ -2,7 +2,7 @@ import { ExecutionSpool } from "./execution_spool.ts";
 import { closeQuietly, prepareDirectory, removeQuietly } from "./spool_directory.ts";
 import type { SpoolSegment } from "./spool_segment.ts";
 import type { DiskSpace, SpoolDisk, SpoolFile } from "./spool_port.ts";
-import { PAGE_BLOCK_BYTES } from "./stream_spool.ts";
+import { PAGE_BLOCK_BYTES } from "./stream_spool_options.ts";
 
 export { ExecutionSpool } from "./execution_spool.ts";
 

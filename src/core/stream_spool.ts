@@ -1,67 +1,27 @@
+import { capWatermark } from "./cap_watermark.ts";
 import type { Chunk } from "./ring_buffer.ts";
+import { segmentChunksBefore, segmentChunksFrom } from "./segment_chunks.ts";
+import { segmentLineFeedsBefore } from "./segment_line_feeds.ts";
+import type { SpoolHost } from "./spool_host.ts";
 import {
-  backward,
   type Checkpoint,
   CHECKPOINT_BYTES,
-  forward,
   HEADER_BYTES,
-  type RecordInfo,
   type SegmentOwner,
   SegmentReader,
   SpoolSegment,
   writeHeader,
 } from "./spool_segment.ts";
-import type { SpoolFile } from "./spool_port.ts";
-import { countLineFeeds, skipContinuationBytes } from "./utf8.ts";
+import {
+  PAGE_BLOCK_BYTES,
+  STAGING_BYTES,
+  type StreamSpoolOptions,
+} from "./stream_spool_options.ts";
+import { countLineFeeds } from "./utf8.ts";
 
-/** Bytes staged in memory before one write; larger appends are written directly. */
-export const STAGING_BYTES = 131_072;
-/** Largest chunk a page read takes from disk at once (and its read block). */
-export const PAGE_BLOCK_BYTES = 65_536;
 /** Bounds of a read sized by the caller's hint. */
 const MIN_READ_BYTES = 4_096;
 const MAX_READ_BYTES = 4 * 1_048_576;
-
-/** What a stream spool needs of the server's spool. */
-export interface SpoolHost {
-  /** Path of a new segment file of this stream (the execution's directory is made on demand). */
-  segmentPath(name: string): string;
-  /** Takes a new segment into the server's total, oldest first. */
-  register(segment: SpoolSegment): void;
-  /** The open file of a segment, created at its first use. */
-  fileOf(segment: SpoolSegment): SpoolFile;
-  /**
-   * Makes room for `bytes` more on disk by evicting the oldest segments server-wide (this
-   * stream's included); false when even that is not enough.
-   */
-  admit(bytes: number): boolean;
-  /** What limits the total right now. */
-  readonly totalCause: "max_spool_total_bytes" | "free_space";
-  /** `bytes` more were written to disk. */
-  grew(bytes: number): void;
-  /** Closes and deletes a segment's file and takes it out of the total. */
-  release(segment: SpoolSegment): void;
-  /**
-   * A read buffer shared by the streams of this name, for reads up to its size: a chunk read
-   * into it is valid until its iteration advances.
-   */
-  scratch(name: string): Uint8Array;
-}
-
-/** Options for {@linkcode StreamSpool}. */
-export interface StreamSpoolOptions {
-  host: SpoolHost;
-  /** File name prefix, e.g. `stdout`. */
-  name: string;
-  /** A new segment starts once the current one holds this many file bytes. */
-  segmentBytes: number;
-  /** Spacing of the in-memory index of record starts. @default 64 KiB */
-  checkpointBytes?: number;
-  /** Staging buffer; larger appends are written directly. @default 128 KiB */
-  stagingBytes?: number;
-  /** Read block and largest chunk of page reads. @default 64 KiB */
-  blockBytes?: number;
-}
 
 /**
  * The on-disk history of one stream of one execution: positioned records in append-only
@@ -237,65 +197,24 @@ export class StreamSpool implements SegmentOwner {
     const lower = Math.min(MIN_READ_BYTES, this.#blockBytes);
     const blockBytes = Math.max(lower, Math.min(sizeHint, MAX_READ_BYTES));
     this.flush();
-    const segments = this.#segments;
-    for (let index = this.#segmentIndex("seq", seq); index < segments.length; index++) {
-      const segment = segments[index];
-      if (segment.firstSeq >= endSeq) return;
-      const reader = this.#reader(segment, blockBytes);
-      const checkpoint = segment.checkpointAt("seq", seq);
-      for (const record of reader.records(segment, checkpoint, true)) {
-        if (record.seq >= endSeq) return;
-        const recordEnd = record.seq + record.length;
-        if (recordEnd <= seq) continue;
-        const from = Math.max(seq, record.seq);
-        yield* forward(reader, record, from, Math.min(recordEnd, endSeq), blockBytes);
-      }
-    }
+    const reader = (segment: SpoolSegment) => this.#reader(segment, blockBytes);
+    yield* segmentChunksFrom(this.#segments, reader, seq, endSeq, blockBytes);
   }
 
   /** Chunks of `[floorSeq, endSeq)` on disk, newest first, each at most a page block. */
   *chunksBefore(endSeq: number, floorSeq: number): Generator<Chunk> {
     this.flush();
-    const segments = this.#segments;
-    const last = Math.min(this.#segmentIndex("seq", endSeq - 1), segments.length - 1);
-    for (let index = last; index >= 0; index--) {
-      const segment = segments[index];
-      if (segment.endSeq <= floorSeq) return;
-      const reader = this.#reader(segment, this.#blockBytes);
-      const top = index === last
-        ? segment.checkpointAt("seq", endSeq - 1)
-        : segment.checkpointCount - 1;
-      for (let span = top; span >= 0; span--) {
-        const records = [...reader.records(segment, span, false)];
-        for (let r = records.length - 1; r >= 0; r--) {
-          const record = records[r];
-          const from = Math.max(floorSeq, record.seq);
-          const to = Math.min(endSeq, record.seq + record.length);
-          if (to <= floorSeq) return;
-          if (from < to) yield* backward(reader, record, from, to, this.#blockBytes);
-        }
-      }
-    }
+    const blockBytes = this.#blockBytes;
+    const reader = (segment: SpoolSegment) => this.#reader(segment, blockBytes);
+    yield* segmentChunksBefore(this.#segments, reader, endSeq, floorSeq, blockBytes);
   }
 
   /** Line feeds of the stream before position `seq`. */
   lineFeedsBefore(seq: number): number {
     this.flush();
-    const index = this.#segmentIndex("seq", seq);
-    const segment = this.#segments[index];
-    if (segment === undefined) return this.#lineFeeds;
-    const reader = this.#reader(segment, this.#blockBytes);
-    const span = segment.checkpointAt("seq", seq);
-    let lines = segment.checkpoint(span).lines;
-    for (const record of reader.records(segment, span, true)) {
-      if (record.seq >= seq) break;
-      const take = Math.min(record.length, seq - record.seq);
-      const pieces = forward(reader, record, record.seq, record.seq + take, this.#blockBytes);
-      for (const chunk of pieces) {
-        lines += countLineFeeds(chunk.bytes);
-      }
-    }
-    return lines;
+    const reader = (segment: SpoolSegment) => this.#reader(segment, this.#blockBytes);
+    const lines = segmentLineFeedsBefore(this.#segments, reader, seq, this.#blockBytes);
+    return lines ?? this.#lineFeeds;
   }
 
   /**
@@ -307,44 +226,9 @@ export class StreamSpool implements SegmentOwner {
     this.flush();
     if (cut < this.#physicalStart || cut <= 0) return null;
     if (cut >= this.#endOffset) return this.#endSeq;
-    const found = this.#recordAtOffset(cut);
-    if (found === null) return this.#endSeq;
-    const { reader, record } = found;
-    const within = cut - record.offset;
-    const view = reader.view(record.payloadAt + within, Math.min(4, record.length - within));
-    const boundary = cut + skipContinuationBytes(view, 0);
-    if (boundary === cut && within === 0) {
-      // The cut is a record start: the last byte before it ends the previous record.
-      const previous = this.#recordAtOffset(cut - 1);
-      if (previous === null) return this.#droppedEndSeq;
-      return previous.record.seq + (cut - 1 - previous.record.offset) + 1;
-    }
-    if (boundary >= record.offset + record.length) return record.seq + record.length;
-    return record.seq + (boundary - record.offset);
-  }
-
-  #recordAtOffset(offset: number): { reader: SegmentReader; record: RecordInfo } | null {
-    const segment = this.#segments[this.#segmentIndex("offset", offset)];
-    if (segment === undefined || offset < segment.startOffset) return null;
-    const reader = this.#reader(segment, this.#blockBytes);
-    for (const record of reader.records(segment, segment.checkpointAt("offset", offset), true)) {
-      if (offset < record.offset + record.length) return { reader, record };
-    }
-    return null;
-  }
-
-  /** Index of the first segment ending after `value` (seq or stream offset), or the count. */
-  #segmentIndex(key: "seq" | "offset", value: number): number {
-    const segments = this.#segments;
-    let low = 0;
-    let high = segments.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const end = key === "seq" ? segments[middle].endSeq : segments[middle].endOffset;
-      if (end <= value) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    const reader = (segment: SpoolSegment) => this.#reader(segment, this.#blockBytes);
+    const ends = { endSeq: this.#endSeq, droppedEndSeq: this.#droppedEndSeq };
+    return capWatermark(this.#segments, reader, cut, ends);
   }
 
   #reader(segment: SpoolSegment, blockBytes: number): SegmentReader {

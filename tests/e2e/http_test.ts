@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { createHttpHandler, type HttpConfig } from "../../src/transports/http.ts";
+import { createHttpHandler, type HttpConfig } from "../../src/transports/http_handler.ts";
 import { constantTimeEqual } from "../../src/transports/http_security.ts";
 import { eventually, marker, processesWithMarker } from "./harness.ts";
 import { linux, posix } from "../os.ts";
