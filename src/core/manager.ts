@@ -4,7 +4,6 @@ import type {
   PsArgs,
   ReadArgs,
   StopArgs,
-  Truncation,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -27,7 +26,7 @@ import type { CallContext } from "./call_context.ts";
 import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
 import type { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
-import { type PageOptions, type PageRequest, readPage } from "./page.ts";
+import { type PageOptions, type PageRequest, readPage, viewOf } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
@@ -85,7 +84,7 @@ export class ExecutionManager {
       tailLines: null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
-      ...this.#view(args.truncation),
+      ...viewOf(args.truncation, this.#options),
     });
     if (!retained) markReaped(page);
     return succeeded(executeResult(execution, page, retained));
@@ -141,7 +140,7 @@ export class ExecutionManager {
       tailLines: args.tail_lines ?? null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
-      ...this.#view(args.truncation),
+      ...viewOf(args.truncation, this.#options),
     });
     if (!retained) markReaped(page);
     return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }));
@@ -275,12 +274,6 @@ export class ExecutionManager {
 
   #page(execution: Execution, request: PageRequest) {
     return readPage(execution, request, this.#pageOptions);
-  }
-
-  /** The call's truncation; left out, a capped head page also shows tails (spool: on). */
-  #view(truncation: Truncation | null | undefined) {
-    const tails = truncation == null && this.#options.spool != null;
-    return { truncation: truncation ?? this.#options.limits.truncation, tails };
   }
 
   #blockOptions(): BlockOptions {
