@@ -5,7 +5,6 @@ import type {
   ReadArgs,
   StopArgs,
   TerminalViewChoice,
-  Truncation,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -30,7 +29,7 @@ import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
 import { EventFeed, VIEW_PAGE } from "./event_feed.ts";
 import type { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
-import { type PageOptions, type PageRequest, readPage } from "./page.ts";
+import { type PageOptions, type PageRequest, readPage, viewOf } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
@@ -291,12 +290,6 @@ export class ExecutionManager {
     return readPage(execution, request, this.#pageOptions);
   }
 
-  /** The call's truncation; left out, a capped head page also shows tails (spool: on). */
-  #view(truncation: Truncation | null | undefined) {
-    const tails = truncation == null && this.#options.spool != null;
-    return { truncation: truncation ?? this.#options.limits.truncation, tails };
-  }
-
   #blockOptions(): BlockOptions & { ports: ManagerOptions["until"] } {
     const { limits, clock, logger, until } = this.#options;
     return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
@@ -309,7 +302,7 @@ export class ExecutionManager {
       tailLines: args.tail_lines ?? null,
       streams: "both",
       maxOutputBytes: args.max_output_bytes,
-      ...this.#view(args.truncation),
+      ...viewOf(args.truncation, this.#options),
     }, hit);
   }
 

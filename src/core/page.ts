@@ -25,6 +25,19 @@ export interface PageOptions {
   redaction: Redaction;
 }
 
+/**
+ * The view of an `execute` or `wait` page: the call's truncation, else the configured one; a
+ * call that leaves it out gets the default view, which with the spool adds tails to a capped
+ * head page of a finished execution.
+ */
+export function viewOf(
+  truncation: Truncation | null | undefined,
+  options: { limits: { truncation: Truncation }; spool?: unknown },
+): Pick<PageRequest, "truncation" | "tails"> {
+  const tails = truncation == null && options.spool != null;
+  return { truncation: truncation ?? options.limits.truncation, tails };
+}
+
 /** A page taken from the log, and the hint it needs, if any. */
 interface Taken {
   page: OutputPage;
