@@ -210,7 +210,9 @@ for (const transport of TRANSPORTS) {
     });
 
     await t.step("an execution that already ended answers at once", async () => {
-      const id = await background(peer, "echo done");
+      // Gated on stdin, so it is still running when execute returns however fast the machine is.
+      const id = await background(peer, "read go; echo done", { close_stdin: false });
+      await peer.call("write", { execution_id: id, input: "go", newline: true, close_stdin: true });
       const ended = await peer.call("wait", { execution_id: id, timeout_ms: 60_000 });
       assert.equal(ended.payload.wait_result, "exited");
       const reply = await peer.call("wait", {
