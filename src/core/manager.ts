@@ -4,7 +4,6 @@ import type {
   PsArgs,
   ReadArgs,
   StopArgs,
-  TerminalViewChoice,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -16,12 +15,10 @@ import type {
   PageFields,
   PsResult,
   ReadResult,
-  RefusedCall,
   StopResult,
   WaitResult,
   WriteResult,
 } from "../contract/results.ts";
-import { viewNeedsTerminal } from "../contract/terminal_texts.ts";
 import * as text from "../contract/texts.ts";
 import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
@@ -29,19 +26,16 @@ import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
 import { EventFeed, VIEW_PAGE } from "./event_feed.ts";
 import type { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
-import { type PageOptions, type PageRequest, readPage, viewOf } from "./page.ts";
+import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
-import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
+import { executeResult, markReaped, psResult, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
 import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
-import { blockUntil, checkUntil, type UntilHit, untilPage } from "./until.ts";
-
-/** The arguments of a wait or execute that shape its page. */
-type PageArgs = Pick<WaitArgs, "since_seq" | "tail_lines" | "max_output_bytes" | "truncation">;
+import { blockUntil, checkUntil } from "./until.ts";
+import { checkView, refused, startFailed, untilRequest, type ViewChoice } from "./call_pages.ts";
 import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
 import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
-import type { ShownView } from "./terminal_view.ts";
 import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
 
 /** Default age thresholds of `cleanup`: one hour. */
@@ -99,13 +93,13 @@ export class ExecutionManager {
     this.reap();
     const retained = this.#executions.has(execution.id);
     const { max_output_bytes, truncation } = args;
-    const request = this.#untilRequest({ max_output_bytes, truncation }, hit);
+    const request = untilRequest({ max_output_bytes, truncation }, hit, this.#options);
     const page = this.#page(execution, request);
-    const shown = await this.#show(execution, page, request, null);
+    const shown = await this.#shown(execution, page, request, null);
     if (!retained) markReaped(page);
     const result = executeResult(execution, page, retained, hit);
     if (result.status === "backgrounded") this.events.backgrounded(execution);
-    return succeeded(await this.#withTerminal(execution, result, shown));
+    return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 
   async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
@@ -125,9 +119,14 @@ export class ExecutionManager {
       truncation: "head",
     };
     const page = this.#page(execution, request);
-    const shown = await this.#show(execution, page, request, args.view);
+    const shown = await this.#shown(execution, page, request, args.view);
     return succeeded(
-      await this.#withTerminal(execution, readResult(execution, page, streams), shown),
+      await withTerminalFields(
+        execution,
+        readResult(execution, page, streams),
+        shown,
+        this.#options.clock,
+      ),
     );
   }
 
@@ -171,15 +170,15 @@ export class ExecutionManager {
     if (hit?.kind === "failed") return refused(id, hit.error);
     const waitedMs = clock.monotonicMs() - started;
     const retained = this.#executions.has(id);
-    const request = this.#untilRequest(args, hit);
+    const request = untilRequest(args, hit, this.#options);
     const page = this.#page(execution, request);
-    const shown = await this.#show(execution, page, request, args.view);
+    const shown = await this.#shown(execution, page, request, args.view);
     if (!retained) markReaped(page);
     const result = waitResult(execution, page, { maxWaitMs, waitedMs }, hit);
     if (outcome === "awaiting_input" && execution.live && "wait_result" in result) {
       result.wait_result = "awaiting_input";
     }
-    return succeeded(await this.#withTerminal(execution, result, shown));
+    return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
@@ -189,15 +188,7 @@ export class ExecutionManager {
 
   ps(args: PsArgs, context: CallContext): Outcome<PsResult> {
     this.reap();
-    const includeCompleted = args.include_completed ?? true;
-    const limit = Math.max(0, args.limit ?? 50);
-    const nowS = this.#nowS();
-    const records = this.records(context.owner).reverse().filter((execution) =>
-      includeCompleted || execution.status === "running"
-    );
-    return succeeded({
-      executions: records.slice(0, limit).map((execution) => psEntry(execution, nowS)),
-    });
+    return succeeded(psResult(this.records(context.owner), args, this.#nowS()));
   }
 
   cleanup(args: CleanupArgs, context: CallContext): Outcome<CleanupResult> {
@@ -295,24 +286,7 @@ export class ExecutionManager {
     return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
   }
 
-  /** The page request of a wait or execute, ending with the matched line on an output match. */
-  #untilRequest(args: PageArgs, hit: UntilHit | null): PageRequest {
-    return untilPage({
-      sinceSeq: args.since_seq ?? null,
-      tailLines: args.tail_lines ?? null,
-      streams: "both",
-      maxOutputBytes: args.max_output_bytes,
-      ...viewOf(args.truncation, this.#options),
-    }, hit);
-  }
-
-  /** A terminal execution's page in the asked view; null for pipes. */
-  #show(
-    execution: Execution,
-    page: PageFields,
-    request: PageRequest,
-    view: TerminalViewChoice | null | undefined,
-  ) {
+  #shown(execution: Execution, page: PageFields, request: PageRequest, view: ViewChoice) {
     return showTerminalPage(execution, page, {
       page: request,
       view,
@@ -320,28 +294,7 @@ export class ExecutionManager {
     });
   }
 
-  #withTerminal<R extends object>(execution: Execution, result: R, shown: ShownView | null) {
-    return withTerminalFields(execution, result, shown, this.#options.clock);
-  }
-
   #nowS(): number {
     return this.#options.clock.nowMs() / 1000;
   }
-}
-
-/** A text view asked of a pipe execution, or null. */
-function checkView(
-  execution: Execution,
-  view: TerminalViewChoice | null | undefined,
-): string | null {
-  if (execution.terminal !== null) return null;
-  return view === "text" || view === "screen" ? viewNeedsTerminal(execution.id, view) : null;
-}
-
-function startFailed(error: string): Outcome<ExecuteResult> {
-  return failed({ status: "failed_to_start", error });
-}
-
-function refused(id: string, error: string): Outcome<RefusedCall> {
-  return failed({ execution_id: id, error });
 }

@@ -1,7 +1,9 @@
+import type { PsArgs } from "../contract/arguments.ts";
 import type {
   ExecuteResult,
   PageFields,
   PsEntry,
+  PsResult,
   ReadResult,
   WaitResult,
 } from "../contract/results.ts";
@@ -131,4 +133,14 @@ export function psEntry(execution: Execution, nowS: number): PsEntry {
     latest_seq: execution.log.latestSeq,
     stdin_error: execution.stdin.error,
   };
+}
+
+/** `ps` of one session's records (oldest first): newest first, running only on request. */
+export function psResult(records: Execution[], args: PsArgs, nowS: number): PsResult {
+  const includeCompleted = args.include_completed ?? true;
+  const limit = Math.max(0, args.limit ?? 50);
+  const listed = records.reverse().filter((execution) =>
+    includeCompleted || execution.status === "running"
+  );
+  return { executions: listed.slice(0, limit).map((execution) => psEntry(execution, nowS)) };
 }
