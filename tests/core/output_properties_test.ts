@@ -7,8 +7,8 @@
  * and whether the ring buffer has dropped it.
  *
  * Sizes: 500 runs per property by default; `YIELDSHELL_LONG_TESTS=1` runs 10 000.
- * Seed: fixed (printed), so CI is reproducible; `YIELDSHELL_FC_SEED=<n>` replays another one and
- * `YIELDSHELL_FC_SEED=random` explores.
+ * Seed: fixed (printed), so CI is reproducible; `YIELDSHELL_TEST_SEED=<n>` replays another one and
+ * `YIELDSHELL_TEST_SEED=random` (or `deno task fuzz`) explores (tests/seed.ts).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -19,17 +19,11 @@ import {
   type StreamSelection,
 } from "../../src/core/output_log.ts";
 import { isContinuationByte, utf8CharLengthAt, Utf8Normalizer } from "../../src/core/utf8.ts";
+import { testSeed } from "../seed.ts";
 
 const LONG = Deno.env.get("YIELDSHELL_LONG_TESTS") === "1";
 const RUNS = LONG ? 10_000 : 500;
-const SEED = seedFromEnv(20_260_607);
-console.log(`output properties: fast-check seed ${SEED}, ${RUNS} runs per property`);
-
-function seedFromEnv(fixed: number): number {
-  const value = Deno.env.get("YIELDSHELL_FC_SEED");
-  if (value === undefined || value === "") return fixed;
-  return value === "random" ? Date.now() % 2 ** 31 : Number(value);
-}
+const SEED = testSeed(`output properties (${RUNS} runs per property)`, 20_260_607);
 
 const encoder = new TextEncoder();
 const STREAMS: readonly StreamName[] = ["stdout", "stderr"];

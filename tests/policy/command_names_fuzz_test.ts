@@ -7,6 +7,10 @@ import {
   type NameLists,
 } from "../../src/policy/command_names.ts";
 import type { Decision } from "../../src/policy/decision.ts";
+import { testSeed } from "../seed.ts";
+
+/** Fixed by default so the gate is deterministic; `deno task fuzz` explores fresh seeds. */
+const SEED = testSeed("command-name fuzz", 1_301_013);
 
 /** Per-call bound; generous so that a busy 2-core machine does not fail the run. */
 const MAX_CALL_MS = 250;
@@ -66,6 +70,14 @@ const CORPUS = [
   'for f in *.ts; do wc -l "$f"; done',
   "x=$(( $(rm) + 1 )); [[ -n $(ls) ]]",
 ];
+
+/**
+ * Scripts where bash once ran a name the checker did not report, each found by a differential
+ * run and fixed; the differential test always runs them.
+ */
+const REGRESSIONS: Record<string, string> = {
+  "issue 10: a - word dropped before an assignment": "ssh ;- ProxCyommand='mr 'x host l",
+};
 
 /** Tokens for bash-ish soup and for mutations. */
 const TOKENS = [
@@ -323,7 +335,10 @@ Deno.test("fuzz: bash-ish token soup never throws and stays fast", () => {
     fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }),
     fc.constantFrom(" ", "", "  "),
   ).map(([tokens, glue]) => tokens.join(glue));
-  fc.assert(fc.property(soup, (command) => void check(command, timing)), { numRuns: 2500 });
+  fc.assert(fc.property(soup, (command) => void check(command, timing)), {
+    seed: SEED,
+    numRuns: 2500,
+  });
   assert.ok(timing.calls >= 5000);
 });
 
@@ -333,7 +348,10 @@ Deno.test("fuzz: mutated table cases never throw and stay fast", () => {
     fc.constantFrom(...CORPUS),
     fc.array(mutationArbitrary, { minLength: 1, maxLength: 8 }),
   ).map(([source, mutations]) => mutate(source, mutations));
-  fc.assert(fc.property(mutated, (command) => void check(command, timing)), { numRuns: 3000 });
+  fc.assert(fc.property(mutated, (command) => void check(command, timing)), {
+    seed: SEED,
+    numRuns: 3000,
+  });
 });
 
 Deno.test("fuzz: arbitrary strings (any code point) never throw", () => {
@@ -343,7 +361,10 @@ Deno.test("fuzz: arbitrary strings (any code point) never throw", () => {
     fc.string({ unit: "binary", maxLength: 60 }),
     fc.string({ unit: fc.constantFrom(...SPECIALS, "a", "r", "m", "\r", "\u0000"), maxLength: 80 }),
   );
-  fc.assert(fc.property(strings, (command) => void check(command, timing)), { numRuns: 1500 });
+  fc.assert(fc.property(strings, (command) => void check(command, timing)), {
+    seed: SEED,
+    numRuns: 1500,
+  });
 });
 
 Deno.test("fuzz: generated scripts agree with their own extracted names", () => {
@@ -378,7 +399,7 @@ Deno.test("fuzz: generated scripts agree with their own extracted names", () => 
         tree.delete();
       }
     }),
-    { numRuns: 1500 },
+    { seed: SEED, numRuns: 1500 },
   );
 });
 
@@ -398,7 +419,7 @@ Deno.test("fuzz: deep nesting and crafted slow inputs are bounded", async (t) =>
         const [blacklist] = check(command, timing);
         assert.equal(blacklist.allow, false, JSON.stringify(command.slice(0, 120)));
       }),
-      { numRuns: 150 },
+      { seed: SEED, numRuns: 150 },
     );
   });
   await t.step("inputs that make tree-sitter-bash slow hit the parse budget", () => {
@@ -482,8 +503,14 @@ Deno.test({
         }),
       ).map(([source, mutations]) => mutate(source, mutations));
       const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 30 }).map((t) => t.join(" "));
-      const candidates = fc.sample(fc.oneof(mutated, soup, scriptArbitrary, spacingArbitrary), 900);
-      const scripts = [...new Set(candidates)].filter(safeToRun).slice(0, 300);
+      const candidates = fc.sample(fc.oneof(mutated, soup, scriptArbitrary, spacingArbitrary), {
+        seed: SEED,
+        numRuns: 900,
+      });
+      const scripts = [
+        ...Object.values(REGRESSIONS),
+        ...[...new Set(candidates)].filter(safeToRun).slice(0, 300),
+      ];
       assert.ok(scripts.length >= 100, `only ${scripts.length} safe scripts were generated`);
       let compared = 0;
       for (const [i, script] of scripts.entries()) {

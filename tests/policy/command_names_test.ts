@@ -305,6 +305,11 @@ const UNKNOWNS: [string, RegExp][] = [
   ["\\\r\nrm x", /backslash between words/],
   ["1x=1 ls", /reads as an assignment/],
   ["ls && -rm2>&1", /reads as a file descriptor/],
+  // Issue 10: the grammar drops a `-` word before an assignment or a redirection; bash runs it.
+  ["ssh ;- ProxCyommand='mr 'x host l", /word starting with - that the grammar drops/],
+  ["ls && - FOO=1 x", /word starting with - that the grammar drops/],
+  ["echo $(- 2>&1 x)", /word starting with - that the grammar drops/],
+  ["-ab\\\nFOO=1 x", /word starting with - that the grammar drops/],
   ["coproc X { ``rm x; }", /coproc with a name/],
   ["[[in -n $(ls) ]]", /\[ not followed by a blank/],
   ["*EXIT=rm", /reads as an assignment/],

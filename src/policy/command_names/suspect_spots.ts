@@ -12,6 +12,9 @@ const WORD_NODES = [
   "expansion",
 ];
 
+/** A dash word the grammar's scanner may drop: `-` before a blank, or `-abc` before `\\<newline>`. */
+const DROPPED_DASH = /^-(?:[ \t\n]|[A-Za-z]*\\\r?\n)/;
+
 /**
  * Checks the spots where tree-sitter-bash and bash may read the text differently (found
  * with differential tests against bash), and returns the first where they do, or null:
@@ -22,11 +25,14 @@ const WORD_NODES = [
  * - a line break right before a backslash: the grammar may carry the command on across it
  *   (`ls<newline>\rm x` is one command to it, two to bash);
  * - a carriage return outside quotes: a word character to bash, a blank to the grammar;
- * - `$ name` read as an expansion, `#` read as a comment inside a word.
+ * - `$ name` read as an expansion, `#` read as a comment inside a word;
+ * - a word of dashes and letters before a blank or a line continuation that no token holds: the
+ *   grammar's scanner drops it when an assignment or a redirection follows (`- FOO=1 x` runs
+ *   `-` in bash, the grammar sees only `x`).
  */
 export function findSuspectSpot(root: SyntaxNode, script: Script): string | null {
   const text = script.text;
-  if (!/[\\\r#]|\$\s/.test(text)) return null;
+  if (!/[\\\r#]|\$\s|-[\s\\]/.test(text)) return null;
   const at = (i: number) => root.descendantForIndex(i + script.offset, i + script.offset + 1);
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -60,6 +66,8 @@ export function findSuspectSpot(root: SyntaxNode, script: Script): string | null
       }
     } else if (c === "#" && i > 0 && !endsWord(text, i - 1)) {
       if (at(i)?.type === "comment") problem = "a # inside a word, which bash keeps in the word";
+    } else if (c === "-" && DROPPED_DASH.test(text.slice(i, i + 80)) && !isToken(at(i))) {
+      problem = "a word starting with - that the grammar drops, which bash runs as a command";
     }
     if (problem !== null) return problem;
   }
