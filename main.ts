@@ -3,7 +3,7 @@ import { createApp } from "./src/app.ts";
 import { resolveConfig } from "./src/config/mod.ts";
 import { createStderrLogger } from "./src/logger.ts";
 import { currentPlatform } from "./src/platform/mod.ts";
-import { startNameChecker } from "./src/policy/name_checker.ts";
+import { startNameChecker } from "./src/policy/command_names/mod.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
 
 /** The process edge: argv/env to config to app; signals; exit codes. */

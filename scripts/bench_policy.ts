@@ -4,8 +4,7 @@
  *
  *     deno run -P=test scripts/bench_policy.ts
  */
-import { BashParser } from "../src/policy/bash_parser.ts";
-import { checkCommandNames } from "../src/policy/command_names.ts";
+import { checkCommandNames, loadBashParser } from "../src/policy/command_names/mod.ts";
 
 /** One measured quantity. */
 export interface BenchResult {
@@ -81,7 +80,7 @@ export async function benchPolicy(): Promise<BenchResult[]> {
   const loads: number[] = [];
   for (let i = 0; i < LOAD_RUNS; i++) {
     const start = performance.now();
-    const parser = await BashParser.load();
+    const parser = await loadBashParser();
     loads.push(performance.now() - start);
     parser.close();
   }
@@ -95,7 +94,7 @@ export async function benchPolicy(): Promise<BenchResult[]> {
       p99Ms: percentile(later, 0.99),
     },
   ];
-  using parser = await BashParser.load();
+  using parser = await loadBashParser();
   const longCommands = Array.from({ length: 16 }, (_, i) => longCommand(i));
   results.push(
     measure("checkCommandNames ~100 B", (i) => {

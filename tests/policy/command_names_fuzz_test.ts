@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BashParser } from "../../src/policy/bash_parser.ts";
+import { BashParser } from "../../src/policy/command_names/bash_parser.ts";
 import {
   checkCommandNames,
   extractCommandNames,
   type NameLists,
-} from "../../src/policy/command_names.ts";
+} from "../../src/policy/command_names/mod.ts";
 import type { Decision } from "../../src/policy/decision.ts";
 import { testSeed } from "../seed.ts";
 

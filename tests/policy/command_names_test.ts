@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { BashParseError, BashParser, MAX_SOURCE_BYTES } from "../../src/policy/bash_parser.ts";
+import { BashParser, MAX_SOURCE_BYTES } from "../../src/policy/command_names/bash_parser.ts";
 import {
+  BashParseError,
   checkCommandNames,
   checkShellName,
   extractCommandNames,
   type ExtractResult,
   type NameLists,
-} from "../../src/policy/command_names.ts";
+} from "../../src/policy/command_names/mod.ts";
 
 const parser = await BashParser.load();
 

@@ -1,4 +1,5 @@
-import { BashParseError, type BashParser } from "../bash_parser.ts";
+import { BashParseError } from "./bash_parse_error.ts";
+import type { BashParser } from "./bash_parser.ts";
 import type { Decision } from "../decision.ts";
 import { extractCommandNames } from "./extract_command_names.ts";
 import type { ExtractResult } from "./extract_result.ts";

@@ -1,5 +1,5 @@
-import type { BashParser, SyntaxNode } from "../bash_parser.ts";
-import { NameCollector } from "./collector.ts";
+import type { BashParser, SyntaxNode } from "./bash_parser.ts";
+import { NameCollector } from "./name_collector.ts";
 import type { ExtractResult } from "./extract_result.ts";
 
 /** Options of {@link extractCommandNames}. */

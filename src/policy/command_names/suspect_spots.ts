@@ -1,4 +1,4 @@
-import type { SyntaxNode } from "../bash_parser.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
 import { endsWord, type Script } from "./words.ts";
 
 /** Nodes that are one simple command: bash ends them at an unescaped line break. */

@@ -1,8 +1,8 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { hasOption, type OptionSpec, scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { readJoinedScript, readScriptArg, readStdinScript } from "./scripts.ts";
-import { staticWord } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { hasOption, type OptionSpec, scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import { readJoinedScript, readScriptArg, readStdinScript } from "../embedded_scripts.ts";
+import { staticWord } from "../words.ts";
 
 /** How a wrapper's arguments name the command it runs. */
 export interface WrapperSpec extends OptionSpec {
@@ -92,7 +92,7 @@ const NO_COMMAND = new Set(["mapfile", "readarray", "compgen", "complete"]);
 
 /** Reads a wrapper's options and finds the command it runs, if any. */
 export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const scan = scanOptions(args, start, spec, name);
   if ("unknown" in scan) return collector.fail(scan.unknown);
   for (const option of scan.options) {
@@ -106,35 +106,41 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
   const operands = scan.operands;
   if (spec.assignments) {
     while (k < operands.length) {
-      const word = resolveIn(args[operands[k]], env);
+      const word = resolveIn(args[operands[k]], context);
       if (!("value" in word)) break;
       const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value);
       if (match === null) break;
-      collector.assignment(match[1], staticWord(word.value.slice(match[0].length)), env.nesting);
+      collector.assignment(
+        match[1],
+        staticWord(word.value.slice(match[0].length)),
+        context.nesting,
+      );
       k++;
     }
   }
   k += spec.operands ?? 0;
-  if (k > operands.length) return env.openEnded === null ? null : collector.fail(env.openEnded);
+  if (k > operands.length) {
+    return context.openEnded === null ? null : collector.fail(context.openEnded);
+  }
   if (name === "flock" && k < operands.length) {
-    const word = resolveIn(args[operands[k]], env);
+    const word = resolveIn(args[operands[k]], context);
     if ("value" in word && (word.value === "-c" || word.value === "--command")) {
       return readScriptArg(call, args[operands[k] + 1], "the command given to flock -c");
     }
   }
   if (k >= operands.length) {
-    if (env.openEnded !== null) return collector.fail(env.openEnded);
+    if (context.openEnded !== null) return collector.fail(context.openEnded);
     if (spec.bareShell || (spec.shell !== undefined && hasOption(scan.options, spec.shell))) {
       return readStdinScript(call, `the shell started by ${name}`, true);
     }
     return null;
   }
-  return { args, index: operands[k], env: { ...env, nesting: env.nesting + 1 } };
+  return { args, index: operands[k], context: { ...context, nesting: context.nesting + 1 } };
 }
 
 /** Reads `watch`: with `-x` it runs its operands as a command, else joined with `sh -c`. */
 export function readWatch(call: Invocation): Next {
-  const { collector, args, start, env } = call;
+  const { collector, args, start, context } = call;
   const scan = scanOptions(args, start, {
     short: "nq",
     attached: "d",
@@ -143,7 +149,7 @@ export function readWatch(call: Invocation): Next {
   if ("unknown" in scan) return collector.fail(scan.unknown);
   if (scan.operands.length === 0) return null;
   if (hasOption(scan.options, "-x --exec")) {
-    return { args, index: scan.operands[0], env: { ...env, nesting: env.nesting + 1 } };
+    return { args, index: scan.operands[0], context: { ...context, nesting: context.nesting + 1 } };
   }
   return readJoinedScript(call, scan.operands, "the command run by watch");
 }

@@ -1,11 +1,11 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import type { Arg } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import type { Arg } from "../words.ts";
 
 /** Reads `awk`: a program that can run commands, or that is loaded from a file, is refused. */
 export function readAwk(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const scan = scanOptions(args, start, {
     short: "FvfEeil",
     long: ["field-separator", "assign", "file", "exec", "source", "include", "load"],
@@ -22,7 +22,7 @@ export function readAwk(call: Invocation): Next {
   }
   if (programs.length === 0 && scan.operands.length > 0) programs.push(args[scan.operands[0]]);
   for (const program of programs) {
-    const word = resolveIn(program, env);
+    const word = resolveIn(program, context);
     if (!("value" in word)) return collector.fail(`the ${name} program contains ${word.dynamic}`);
     if (awkRunsCommands(word.value)) {
       return collector.fail(`the ${name} program can run commands through system() or a pipe`);

@@ -1,14 +1,14 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { resolveIn } from "./run_env.ts";
-import { type Arg, staticWord, wordProblem } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { resolveIn } from "../run_context.ts";
+import { type Arg, staticWord, wordProblem } from "../words.ts";
 
 /** Reads `env`: options, `NAME=VALUE` words, `-S` strings, then the command it runs. */
 export function readEnv(call: Invocation): Next {
-  const { collector, args, start, env } = call;
+  const { collector, args, start, context } = call;
   let list = args;
   let i = start;
   while (i < list.length) {
-    const word = resolveIn(list[i], env);
+    const word = resolveIn(list[i], context);
     const problem = wordProblem(word, "an argument of env");
     if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
     const text = word.value;
@@ -45,7 +45,7 @@ export function readEnv(call: Invocation): Next {
     } else {
       const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(text);
       if (match === null) break;
-      collector.assignment(match[1], staticWord(text.slice(match[0].length)), env.nesting);
+      collector.assignment(match[1], staticWord(text.slice(match[0].length)), context.nesting);
     }
     i++;
     if (split === null) return null;
@@ -56,15 +56,17 @@ export function readEnv(call: Invocation): Next {
       i = 0;
     }
   }
-  if (i >= list.length) return env.openEnded === null ? null : collector.fail(env.openEnded);
-  return { args: list, index: i, env: { ...env, nesting: env.nesting + 1 } };
+  if (i >= list.length) {
+    return context.openEnded === null ? null : collector.fail(context.openEnded);
+  }
+  return { args: list, index: i, context: { ...context, nesting: context.nesting + 1 } };
 }
 
 /** The string given to `env -S`, or null when it cannot be read (the reason is recorded). */
 function envSplitValue(call: Invocation, value: Arg | undefined): string | null {
-  const { collector, env } = call;
+  const { collector, context } = call;
   if (value === undefined) return "";
-  const word = resolveIn(value, env);
+  const word = resolveIn(value, context);
   if ("dynamic" in word) {
     collector.fail(`the string given to env -S contains ${word.dynamic}`);
     return null;

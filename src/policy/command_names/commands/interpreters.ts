@@ -1,7 +1,7 @@
-import { anyWord, type Invocation, type Next } from "./invocation.ts";
-import { hasOption, type OptionSpec, scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { DEVICE_FILES, readStdinScript } from "./scripts.ts";
+import { anyWord, type Invocation, type Next } from "../command_reader.ts";
+import { hasOption, type OptionSpec, scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import { DEVICE_FILES, readStdinScript } from "../embedded_scripts.ts";
 
 /** Inline-code interpreters whose code is not bash. */
 export interface InterpreterSpec extends OptionSpec {
@@ -90,7 +90,7 @@ export function interpreterSpec(base: string): InterpreterSpec | undefined {
 
 /** Reads an interpreter: inline code is refused, and so is code from standard input. */
 export function readInterpreter(call: Invocation, spec: InterpreterSpec): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const codeLong = spec.codeLong ?? [];
   const scan = scanOptions(args, start, {
     short: spec.code + (spec.short ?? ""),
@@ -115,10 +115,10 @@ export function readInterpreter(call: Invocation, spec: InterpreterSpec): Next {
   if (program || exits || NO_STDIN_PROGRAM.has(name)) return null;
   const first = scan.operands[0];
   if (first !== undefined) {
-    const word = resolveIn(args[first], env);
+    const word = resolveIn(args[first], context);
     if (!("value" in word)) return null;
     if (word.value !== "-" && !DEVICE_FILES.test(word.value)) return null;
   }
-  if (env.openEnded !== null && first === undefined) return collector.fail(env.openEnded);
+  if (context.openEnded !== null && first === undefined) return collector.fail(context.openEnded);
   return readStdinScript(call, name, false);
 }

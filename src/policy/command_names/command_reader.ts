@@ -1,4 +1,5 @@
-import { resolveIn, type RunEnv } from "./run_env.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
+import { resolveIn, type RunContext } from "./run_context.ts";
 import type { Arg } from "./words.ts";
 
 /**
@@ -8,19 +9,22 @@ import type { Arg } from "./words.ts";
 export interface Step {
   args: readonly Arg[];
   index: number;
-  env: RunEnv;
+  context: RunContext;
   keyword?: boolean;
 }
 
 /** The next command word to follow, or null when there is none. */
 export type Next = Step | null;
 
-/** What a handler may ask of the collector reading the whole command line. */
+/** What a command reader may ask of the collector reading the whole command line. */
 export interface Collector {
   /** Records why a name cannot be known (the first reason wins); null, to return as `Next`. */
   fail(reason: string): null;
-  /** Records a name that no command-name node holds (a script file, a shell, `echo`). */
-  addName(name: string): void;
+  /**
+   * Records a name: a command word (`node`, recorded once however often it is read), or one
+   * that no command-name node holds (a script file, a shell, `echo`).
+   */
+  addName(name: string, node?: SyntaxNode | null): void;
   /** Notes that the command line may change PATH, so bare names may resolve elsewhere. */
   reassignPath(): void;
   /** Parses and walks a script handed to a shell or to a program that runs it with `sh -c`. */
@@ -31,7 +35,7 @@ export interface Collector {
   assignment(name: string, value: Arg, nesting: number): void;
 }
 
-/** A command whose arguments a handler reads. */
+/** A command whose arguments a command reader reads. */
 export interface Invocation {
   collector: Collector;
   /** The basename of the command name, in lower case. */
@@ -39,17 +43,17 @@ export interface Invocation {
   args: readonly Arg[];
   /** Index of the first argument after the command name. */
   start: number;
-  env: RunEnv;
+  context: RunContext;
 }
 
 /** Reads a command's arguments when they can name or contain other commands. */
-export type Handler = (call: Invocation) => Next;
+export type CommandReader = (call: Invocation) => Next;
 
 /** Whether any argument of the call is dynamic or passes `test`. */
 export function anyWord(call: Invocation, test: (value: string) => boolean): boolean {
-  const { args, start, env } = call;
+  const { args, start, context } = call;
   for (let i = start; i < args.length; i++) {
-    const word = resolveIn(args[i], env);
+    const word = resolveIn(args[i], context);
     if (!("value" in word) || test(word.value)) return true;
   }
   return false;

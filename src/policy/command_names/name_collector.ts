@@ -1,13 +1,14 @@
-import { BashParseError, type BashParser, type SyntaxNode } from "../bash_parser.ts";
+import { BashParseError } from "./bash_parse_error.ts";
+import type { BashParser, SyntaxNode } from "./bash_parser.ts";
 import { commandArgs, strayWords } from "./command_args.ts";
 import type { ExtractResult } from "./extract_result.ts";
-import { handlerFor, isHandled, takesAppendedInput } from "./handlers.ts";
-import type { Collector, Next, Step } from "./invocation.ts";
+import { hasReader } from "./commands/reader_table.ts";
+import { followCommandWord } from "./command_word.ts";
+import type { Collector, Next, Step } from "./command_reader.ts";
 import { basename } from "./name_lists.ts";
 import { RESERVED_BEFORE_COMMAND, RESERVED_OTHER } from "./reserved_words.ts";
-import { resolveIn } from "./run_env.ts";
 import { findSuspectSpot, gluedOpener } from "./suspect_spots.ts";
-import { COMMAND_VARIABLES, STARTUP_VARIABLES } from "./variables.ts";
+import { COMMAND_VARIABLES, STARTUP_VARIABLES } from "./command_variables.ts";
 import {
   type Arg,
   endsWord,
@@ -63,28 +64,23 @@ export class NameCollector implements Collector {
     };
   }
 
-  /**
-   * Records a name; a word node already recorded is skipped, since a command carrying stray
-   * redirection words is read twice.
-   */
-  #pushName(name: string, node: SyntaxNode | null): void {
-    if (node !== null) {
-      let ids = this.#recorded.get(node.tree);
-      if (ids === undefined) this.#recorded.set(node.tree, ids = new Set());
-      if (ids.has(node.id)) return;
-      ids.add(node.id);
-    }
-    this.#names.push(name);
-  }
-
   /** Records why a name cannot be known; the first reason is the one reported. */
   fail(reason: string): null {
     this.#unknown ??= reason;
     return null;
   }
 
-  /** Records a name that no command-name node holds. */
-  addName(name: string): void {
+  /**
+   * Records a name; a word node already recorded is skipped, since a command carrying stray
+   * redirection words is read twice.
+   */
+  addName(name: string, node: SyntaxNode | null = null): void {
+    if (node !== null) {
+      let ids = this.#recorded.get(node.tree);
+      if (ids === undefined) this.#recorded.set(node.tree, ids = new Set());
+      if (ids.has(node.id)) return;
+      ids.add(node.id);
+    }
     this.#names.push(name);
   }
 
@@ -210,9 +206,9 @@ export class NameCollector implements Collector {
       if (
         endsWord(script.text, node.startIndex + text.length - script.offset) &&
         !RESERVED_BEFORE_COMMAND.has(text) && !RESERVED_OTHER.has(text) &&
-        !isHandled(basename(text).toLowerCase())
+        !hasReader(basename(text).toLowerCase())
       ) {
-        this.#pushName(text, node);
+        this.addName(text, node);
         return;
       }
     }
@@ -239,7 +235,7 @@ export class NameCollector implements Collector {
       args: words.args,
       index: 0,
       keyword: !words.prefixed,
-      env: { script, stdin: node, openEnded: null, placeholder: null, nesting },
+      context: { script, stdin: node, openEnded: null, placeholder: null, nesting },
     });
   }
 
@@ -272,62 +268,19 @@ export class NameCollector implements Collector {
       if (other !== null) words = words.concat(strayWords(other));
     }
     words.sort((a, b) => a.startIndex - b.startIndex);
-    const env = { script, stdin: null, openEnded: null, placeholder: null, nesting };
-    this.run({ args: words.map((node) => ({ node, script })), index: 0, keyword: false, env });
+    const context = { script, stdin: null, openEnded: null, placeholder: null, nesting };
+    this.run({ args: words.map((node) => ({ node, script })), index: 0, keyword: false, context });
   }
 
   /** Follows a command word and the wrappers it names, iteratively. */
   run(step: Step): void {
     let next: Next = step;
     while (next !== null) {
-      if (next.env.nesting >= MAX_NESTING) {
+      if (next.context.nesting >= MAX_NESTING) {
         this.fail("wrappers are nested too deeply");
         return;
       }
-      next = this.#commandWord(next);
+      next = followCommandWord(this, next);
     }
-  }
-
-  /** Records the command word at the step, and finds the one it runs in turn, if any. */
-  #commandWord(step: Step): Next {
-    const { args, index, env } = step;
-    const keyword = step.keyword === true;
-    if (index >= args.length) {
-      return env.openEnded === null ? null : this.fail(env.openEnded);
-    }
-    const arg = args[index];
-    const word = resolveIn(arg, env);
-    const problem = wordProblem(word, "the command name");
-    if (problem !== null || !("value" in word)) return this.fail(problem ?? "");
-    const name = word.value;
-    // The grammar does not know `time { ...; }` or `coproc NAME { ...; }`: it leaves the
-    // reserved words as plain words, which bash would not run as commands.
-    const reserved = keyword && "node" in arg && arg.node.text === name;
-    if (reserved && RESERVED_BEFORE_COMMAND.has(name)) {
-      return { args, index: index + 1, env: { ...env, nesting: env.nesting + 1 }, keyword: true };
-    }
-    if (reserved && RESERVED_OTHER.has(name)) return null;
-    this.#pushName(name, "node" in arg ? arg.node : null);
-    const base = basename(name).toLowerCase();
-    const rest = index + 1;
-    const handler = handlerFor(base);
-    if (handler === null) return null;
-    // Input appended to an argument-reading program could add `-c`, `-exec` or a command.
-    if (env.openEnded !== null && !takesAppendedInput(base)) {
-      return this.fail(`${env.openEnded} (${base} reads it)`);
-    }
-    if (reserved && name === "time") {
-      // The `time` keyword takes only `-p`; anything else starting with `-` is the command.
-      let i = rest;
-      for (const option of ["-p", "--"]) {
-        const word = args[i] === undefined ? null : resolveIn(args[i], env);
-        if (word !== null && "value" in word && word.value === option) i++;
-      }
-      return { args, index: i, env: { ...env, nesting: env.nesting + 1 }, keyword: true };
-    }
-    const next = handler({ collector: this, name: base, args, start: rest, env });
-    // `coproc` is a reserved word itself: a group may follow.
-    if (next !== null && reserved && name === "coproc") next.keyword = true;
-    return next;
   }
 }
