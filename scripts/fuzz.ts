@@ -15,6 +15,7 @@ import { parseSeed, randomSeed, SEED_VARIABLE } from "../tests/seed.ts";
 /** Every test file whose inputs come from a seed (tests/seed.ts). */
 const RANDOMIZED_SUITES = [
   "tests/policy/command_names_fuzz_test.ts",
+  "tests/policy/differential_test.ts",
   "tests/core/output_properties_test.ts",
   "tests/core/output_log_test.ts",
   "tests/e2e/fuzz_test.ts",

@@ -147,6 +147,7 @@ export class ExecutionManager {
       sideEffects: args.side_effects,
       shell: args.shell ?? null,
       cwd: args.cwd ?? null,
+      env: args.env ?? {},
     });
     if (!admission.allow) return failed(admission.reason);
     const overlay = args.env ?? {};

@@ -1,4 +1,5 @@
 import type { SyntaxNode } from "./bash_parser.ts";
+import type { Dialect } from "./dialect.ts";
 import { resolveIn, type RunContext } from "./run_context.ts";
 import type { Arg } from "./words.ts";
 
@@ -20,19 +21,24 @@ export type Next = Step | null;
 export interface Collector {
   /** Records why a name cannot be known (the first reason wins); null, to return as `Next`. */
   fail(reason: string): null;
+  /** Records a refusal whose message is complete (a refused variable); null, as `Next`. */
+  refuse(message: string): null;
   /**
    * Records a name: a command word (`node`, recorded once however often it is read), or one
    * that no command-name node holds (a script file, a shell, `echo`).
    */
   addName(name: string, node?: SyntaxNode | null): void;
-  /** Notes that the command line may change PATH, so bare names may resolve elsewhere. */
-  reassignPath(): void;
-  /** Parses and walks a script handed to a shell or to a program that runs it with `sh -c`. */
-  script(text: string, what: string, nesting: number): void;
+  /** Parses and walks a script that `dialect` reads (a shell's `-c`, a here-document...). */
+  script(text: string, what: string, nesting: number, dialect: Dialect): void;
+  /** The dialect of the shell a command names (`sh` is the system's `/bin/sh`). */
+  shellDialect(name: string): Dialect;
   /** Follows a command word and the wrappers it names. */
   run(step: Step): void;
-  /** Checks an environment assignment, from the grammar or from `env`/`sudo` arguments. */
-  assignment(name: string, value: Arg, nesting: number): void;
+  /**
+   * Applies the variable policy to setting `name`: `value` is the value given, or null when it
+   * is set at run time (`read NAME`) or unset.
+   */
+  variableWrite(name: string, value: Arg | null, nesting: number): void;
 }
 
 /** A command whose arguments a command reader reads. */

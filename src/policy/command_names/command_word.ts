@@ -1,9 +1,9 @@
 import type { Collector, Next, Step } from "./command_reader.ts";
 import { readerFor, takesAppendedInput } from "./commands/reader_table.ts";
 import { basename } from "./name_lists.ts";
-import { RESERVED_BEFORE_COMMAND, RESERVED_OTHER } from "./reserved_words.ts";
+import { BASH_RESERVED, RESERVED_BEFORE_COMMAND, RESERVED_OTHER } from "./reserved_words.ts";
 import { resolveIn, type RunContext } from "./run_context.ts";
-import { wordProblem } from "./words.ts";
+import { staticWord, wordProblem } from "./words.ts";
 
 /**
  * Records the command word at the step, and finds the one it runs in turn, if any: the command
@@ -20,13 +20,28 @@ export function followCommandWord(collector: Collector, step: Step): Next {
   const problem = wordProblem(word, "the command name");
   if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
   const name = word.value;
+  // After `time`, the grammar leaves assignments as plain words (`time FOO=1 x`); to bash
+  // they are assignments, and a reserved word after one is a plain name.
+  // Only an unquoted name makes an assignment: `'q'a=1` is a command name.
+  const raw = keyword && "node" in arg ? arg.node.text : "";
+  const assignment = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(raw);
+  if (assignment !== null) {
+    collector.variableWrite(
+      assignment[1],
+      staticWord(name.slice(assignment[0].length)),
+      context.nesting,
+    );
+    return { args, index: index + 1, context, keyword: false };
+  }
   // The grammar does not know `time { ...; }` or `coproc NAME { ...; }`: it leaves the
   // reserved words as plain words, which bash would not run as commands.
   const reserved = keyword && "node" in arg && arg.node.text === name;
   if (reserved && RESERVED_BEFORE_COMMAND.has(name)) {
     return { args, index: index + 1, context: deeper(context), keyword: true };
   }
-  if (reserved && RESERVED_OTHER.has(name)) return null;
+  // dash has no `[[`, `function` or `select`: to it they are command names.
+  const posixName = context.dialect === "posix" && BASH_RESERVED.has(name);
+  if (reserved && RESERVED_OTHER.has(name) && !posixName) return null;
   collector.addName(name, "node" in arg ? arg.node : null);
   const base = basename(name).toLowerCase();
   const rest = index + 1;
@@ -43,7 +58,12 @@ export function followCommandWord(collector: Collector, step: Step): Next {
       const word = args[i] === undefined ? null : resolveIn(args[i], context);
       if (word !== null && "value" in word && word.value === option) i++;
     }
-    return { args, index: i, context: deeper(context), keyword: true };
+    // After a redirection (`time >f ]]`) a reserved word is a plain name.
+    const after = args[i];
+    const { text, offset } = context.script;
+    const redirected = after !== undefined && "node" in arg && "node" in after &&
+      /[<>]/.test(text.slice(arg.node.endIndex - offset, after.node.startIndex - offset));
+    return { args, index: i, context: deeper(context), keyword: !redirected };
   }
   const next = reader({ collector, name: base, args, start: rest, context });
   // `coproc` is a reserved word itself: a group may follow.

@@ -1,5 +1,6 @@
 import type { SyntaxNode } from "./bash_parser.ts";
 import type { Invocation } from "./command_reader.ts";
+import type { Dialect } from "./dialect.ts";
 import { resolveIn } from "./run_context.ts";
 import { type Arg, DYNAMIC_REASONS, resolve, staticWord, wordProblem } from "./words.ts";
 
@@ -9,7 +10,12 @@ export const STDIN_FILES = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
 export const DEVICE_FILES = /^\/(dev|proc)\//;
 
 /** Reads a script given as one argument (`bash -c SCRIPT`, `trap ACTION`); null, as `Next`. */
-export function readScriptArg(call: Invocation, arg: Arg | undefined, what: string): null {
+export function readScriptArg(
+  call: Invocation,
+  arg: Arg | undefined,
+  what: string,
+  dialect: Dialect = "bash",
+): null {
   const { collector, context } = call;
   if (arg === undefined) {
     return collector.fail(
@@ -22,12 +28,17 @@ export function readScriptArg(call: Invocation, arg: Arg | undefined, what: stri
   }
   const problem = wordProblem(word, what);
   if (problem !== null) return collector.fail(problem);
-  collector.script(word.value, what, context.nesting);
+  collector.script(word.value, what, context.nesting, dialect);
   return null;
 }
 
 /** A program reading a script from standard input: here-documents are read, else unknown. */
-export function readStdinScript(call: Invocation, who: string, parse: boolean): null {
+export function readStdinScript(
+  call: Invocation,
+  who: string,
+  parse: boolean,
+  dialect: Dialect = "bash",
+): null {
   const { collector, context } = call;
   const what = `${who} reads its script from standard input`;
   const node = context.stdin;
@@ -72,7 +83,7 @@ export function readStdinScript(call: Invocation, who: string, parse: boolean): 
     return collector.fail(`${what} (a here-document or here-string), which is not bash`);
   }
   for (const text of texts) {
-    collector.script(text, `the here-document fed to ${who}`, context.nesting);
+    collector.script(text, `the here-document fed to ${who}`, context.nesting, dialect);
   }
   return null;
 }
@@ -109,6 +120,7 @@ export function readJoinedScript(
   call: Invocation,
   operands: readonly number[],
   what: string,
+  dialect: Dialect = "bash",
 ): null {
   const { collector, args, context } = call;
   const parts: string[] = [];
@@ -117,7 +129,7 @@ export function readJoinedScript(
     if ("dynamic" in word) return collector.fail(`${what} contains ${word.dynamic}`);
     parts.push(word.value);
   }
-  collector.script(parts.join(" "), what, context.nesting);
+  collector.script(parts.join(" "), what, context.nesting, dialect);
   return null;
 }
 
@@ -139,7 +151,7 @@ export function readOptionScripts(
         i++;
       } else if (text.startsWith(`${name}=`) || (name.length === 2 && text.startsWith(name))) {
         const value = text.slice(name.length + (text[name.length] === "=" ? 1 : 0));
-        collector.script(value, `the command given to ${who} ${name}`, context.nesting);
+        collector.script(value, `the command given to ${who} ${name}`, context.nesting, "bash");
       }
     }
   }

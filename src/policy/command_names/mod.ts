@@ -10,12 +10,14 @@ import { readsBash } from "../shell_grammar.ts";
 import type { BashParser, BashParserOptions } from "./bash_parser.ts";
 import { checkCommandNames } from "./check_command_names.ts";
 import { checkShellName } from "./check_shell.ts";
+import { dialectOf } from "./dialect.ts";
 import type { NameLists } from "./name_lists.ts";
 
 export { BashParseError } from "./bash_parse_error.ts";
 export type { BashParser, BashParserOptions, SyntaxNode } from "./bash_parser.ts";
-export { checkCommandNames } from "./check_command_names.ts";
-export { checkShellGrammar, checkShellName } from "./check_shell.ts";
+export { checkCommandNames, type CheckOptions } from "./check_command_names.ts";
+export { checkShellGrammar, checkShellName, type ShellRules } from "./check_shell.ts";
+export { type Dialect, dialectOf } from "./dialect.ts";
 export { extractCommandNames, type ExtractOptions } from "./extract_command_names.ts";
 export type { CommandNames, ExtractResult } from "./extract_result.ts";
 export type { NameLists } from "./name_lists.ts";
@@ -29,12 +31,27 @@ export async function loadBashParser(options: BashParserOptions = {}): Promise<B
   return await BashParser.load(options);
 }
 
+/** What the command-name check is given of a request to run a command. */
+export interface NameRequest {
+  command: string;
+  /** The explicit shell of the call, or null for the configured one. */
+  shell: string | null;
+  /** Variables the call sets in the command's environment. */
+  env: Readonly<Record<string, string>>;
+}
+
 /** A command-name check whose grammar loads in the background. */
 export interface NameChecker {
   /** Settles once the grammar is loaded; rejects if it cannot be. */
   ready: Promise<void>;
-  /** Checks the explicit shell (if any) and every command name; call after `ready`. */
-  check(command: string, shell: string | null): Decision;
+  /** Checks the explicit shell, the variables and every command name; call after `ready`. */
+  check(request: NameRequest): Decision;
+}
+
+/** Options of {@link startNameChecker}. */
+export interface NameCheckerOptions {
+  /** The real path of a file, or null when it does not exist. @default Deno.realPathSync */
+  realPath?: (path: string) => string | null;
 }
 
 /**
@@ -42,32 +59,50 @@ export interface NameChecker {
  * `initialize` meanwhile; undefined when there is no list. Throws at once when the default
  * shell does not read bash, since a list means nothing under another grammar (cmd.exe).
  */
-export function startNameChecker(lists: NameLists, defaultShell: string): NameChecker | undefined {
+export function startNameChecker(
+  lists: NameLists,
+  defaultShell: string,
+  options: NameCheckerOptions = {},
+): NameChecker | undefined {
   if (lists.blacklist.length === 0 && lists.whitelist.length === 0) return undefined;
-  if (!readsBash(defaultShell)) {
+  const { realPath = realPathOrNull } = options;
+  const real = realPath(defaultShell) ?? defaultShell;
+  if (!readsBash(defaultShell) || !readsBash(real)) {
     throw new Error(
       `Shell '${defaultShell}' does not read bash syntax, so a blacklist or whitelist cannot be enforced; set --shell to bash, sh or dash, or remove the lists`,
     );
   }
   const copy = { blacklist: [...lists.blacklist], whitelist: [...lists.whitelist] };
-  let loaded: ((command: string, shell: string | null) => Decision) | null = null;
+  const shDialect = dialectOf(realPath("/bin/sh") ?? "bash");
+  const rules = { defaultShell, realPath };
+  let loaded: ((request: NameRequest) => Decision) | null = null;
   const ready = loadBashParser().then((parser) => {
-    loaded = (command, shell) => {
-      // An explicit shell is the agent's choice and must pass the lists too.
+    loaded = ({ command, shell, env }) => {
+      // An explicit shell is the agent's choice and must be one the operator configured.
       if (shell !== null) {
-        const decision = checkShellName(shell, copy);
+        const decision = checkShellName(shell, copy, rules);
         if (!decision.allow) return decision;
       }
-      return checkCommandNames(command, copy, parser);
+      const runs = shell === null ? real : realPath(shell) ?? shell;
+      const dialect = dialectOf(runs, shDialect);
+      return checkCommandNames(command, copy, parser, { dialect, shDialect, env });
     };
   });
   return {
     ready,
-    check: (command, shell) =>
-      loaded?.(command, shell) ??
+    check: (request) =>
+      loaded?.(request) ??
         {
           allow: false,
           reason: "The command-name policy is still loading its grammar; retry in a moment",
         },
   };
+}
+
+function realPathOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
 }

@@ -1,23 +1,26 @@
 import { BashParseError } from "./bash_parse_error.ts";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
-import { commandArgs, strayWords } from "./command_args.ts";
 import type { ExtractResult } from "./extract_result.ts";
-import { hasReader } from "./commands/reader_table.ts";
 import { followCommandWord } from "./command_word.ts";
 import type { Collector, Next, Step } from "./command_reader.ts";
-import { basename } from "./name_lists.ts";
-import { RESERVED_BEFORE_COMMAND, RESERVED_OTHER } from "./reserved_words.ts";
 import { findSuspectSpot, gluedOpener } from "./suspect_spots.ts";
-import { COMMAND_VARIABLES, STARTUP_VARIABLES } from "./command_variables.ts";
+import { ArithmeticTracker } from "./arithmetic.ts";
+import { type Dialect, dialectOf } from "./dialect.ts";
+import { readCommandName, readRedirect, splitWord } from "./command_nodes.ts";
+import { readBacktick, readHeredoc } from "./heredocs.ts";
+import type { RunContext } from "./run_context.ts";
 import {
-  type Arg,
-  endsWord,
-  resolve,
-  resolveNode,
-  type Script,
-  staticWord,
-  wordProblem,
-} from "./words.ts";
+  readArithmetic,
+  readAssignment,
+  readDeclaration,
+  readExpansion,
+  readLoopVariable,
+  readSubscript,
+  readTest,
+  readUnset,
+} from "./script_nodes.ts";
+import { refusedVariableMessage, variableRule } from "./variable_policy.ts";
+import { type Arg, resolve, resolveNode, type Script } from "./words.ts";
 
 /** How deeply scripts and wrappers may nest before the command is refused. */
 const MAX_NESTING = 24;
@@ -34,34 +37,50 @@ const WALKED_TYPES = [
   "function_definition",
   "declaration_command",
   "unset_command",
+  "command_substitution",
+  "expansion",
+  "arithmetic_expansion",
+  "c_style_for_statement",
+  "for_statement",
+  "subscript",
+  "word",
+  "concatenation",
 ];
 
-/** A command name needing no unquoting and no pattern check: the common, fast case. */
-const PLAIN_NAME = /^[\w./+@%:,=-]+$/;
+/** Options of {@link NameCollector}. */
+export interface CollectorOptions {
+  /** `performance.now()` time after which nested scripts are no longer parsed. */
+  deadline: number;
+  /** The dialect of `sh`, the system's `/bin/sh`. @default "bash" */
+  shDialect?: Dialect;
+  /** Names of the variables the caller sets in the child's environment (`env` argument). */
+  callerVariables?: ReadonlySet<string>;
+}
 
 /** Collects the command names of one command line, following scripts and wrappers. */
 export class NameCollector implements Collector {
   #parser: BashParser;
   #deadline: number;
+  #shDialect: Dialect;
+  #callerVariables: ReadonlySet<string>;
   #names: string[] = [];
   #functions: string[] = [];
-  #reassignsPath = false;
   #unknown: string | null = null;
+  #refused: string | null = null;
   #recorded = new WeakMap<object, Set<number>>();
 
-  constructor(parser: BashParser, deadline: number) {
+  constructor(parser: BashParser, options: CollectorOptions) {
     this.#parser = parser;
-    this.#deadline = deadline;
+    this.#deadline = options.deadline;
+    this.#shDialect = options.shDialect ?? "bash";
+    this.#callerVariables = options.callerVariables ?? new Set();
   }
 
-  /** The names found, or why one cannot be known. */
+  /** The names found, or why the command is refused or a name cannot be known. */
   result(): ExtractResult {
+    if (this.#refused !== null) return { refused: this.#refused, names: this.#names };
     if (this.#unknown !== null) return { unknown: this.#unknown, names: this.#names };
-    return {
-      names: this.#names,
-      functions: this.#functions,
-      reassignsPath: this.#reassignsPath,
-    };
+    return { names: this.#names, functions: this.#functions };
   }
 
   /** Records why a name cannot be known; the first reason is the one reported. */
@@ -84,60 +103,100 @@ export class NameCollector implements Collector {
     this.#names.push(name);
   }
 
-  /** Notes that the command line may change PATH. */
-  reassignPath(): void {
-    this.#reassignsPath = true;
+  /** Records a refusal whose message is complete; the first one is reported. */
+  refuse(message: string): null {
+    this.#refused ??= message;
+    return null;
   }
 
-  /** Reads one parsed script: its suspect spots, then every node that can run something. */
-  walk(root: SyntaxNode, script: Script, nesting: number): void {
-    if (/(?<![\w${])PATH(?!\w)|\$\{PATH:?=/.test(script.text)) this.#reassignsPath = true;
+  /** The dialect of the shell a command names. */
+  shellDialect(name: string): Dialect {
+    return dialectOf(name, this.#shDialect);
+  }
+
+  /** Reads one parsed script, read by `dialect`: its suspect spots, then every node of note. */
+  walk(root: SyntaxNode, script: Script, nesting: number, dialect: Dialect): void {
     const spot = findSuspectSpot(root, script);
     if (spot !== null) this.fail(spot);
+    const context: RunContext = {
+      script,
+      stdin: null,
+      openEnded: null,
+      placeholder: null,
+      nesting,
+      dialect,
+      arithmetic: dialect === "bash" ? new ArithmeticTracker(this.#callerVariables) : null,
+    };
     // One call into the wasm side collects the nodes of interest in document order; walking
     // every node from JavaScript costs several wasm calls per node.
     for (const node of root.descendantsOfType(WALKED_TYPES)) {
-      if (node === null) continue;
-      switch (node.type) {
-        case "command_name":
-          this.#commandName(node, script, nesting);
-          break;
-        case "file_redirect":
-        case "heredoc_redirect": {
-          // Only digits (or `{name}`) make a descriptor to bash: `-x2>&1` is a word and `>&1`.
-          const first = node.firstChild;
-          if (first?.type === "file_descriptor" && !/^(\d+|\{\w+\})$/.test(first.text)) {
-            this.fail(
-              "a word the grammar reads as a file descriptor, which bash runs as a command",
-            );
-          } else if (strayWords(node).length > 0) this.#strayWords(node, script, nesting);
-          break;
+      if (node !== null) this.#node(node, context);
+    }
+    const problem = context.arithmetic?.problem() ?? null;
+    if (problem !== null) this.fail(problem);
+  }
+
+  #node(node: SyntaxNode, context: RunContext): void {
+    switch (node.type) {
+      case "command_name":
+        return readCommandName(this, node, context);
+      case "heredoc_redirect":
+        readHeredoc(this, node, context);
+        return readRedirect(this, node, context);
+      case "file_redirect":
+        return readRedirect(this, node, context);
+      case "test_command":
+        if (context.dialect === "posix" && node.text.startsWith("[[")) {
+          this.fail(
+            "a [[ test, which a POSIX shell such as dash runs as a command named [[ and more commands; use [ ] or run the command with bash",
+          );
         }
-        case "test_command":
-        case "negated_command":
-        case "compound_statement": {
-          const problem = gluedOpener(node, script);
-          if (problem !== null) this.fail(problem);
-          break;
-        }
-        case "function_definition":
-          this.#functionDefinition(node);
-          break;
-        case "variable_assignment":
-          this.#variableAssignment(node, script, nesting);
-          break;
-        case "declaration_command":
-        case "unset_command": {
-          const keyword = node.firstChild;
-          if (keyword !== null) this.#names.push(keyword.type);
-          break;
-        }
+        readTest(node, context);
+        return void this.#glued(node, context.script);
+      case "compound_statement":
+        readArithmetic(this, node, context);
+        return void this.#glued(node, context.script);
+      case "negated_command":
+        return void this.#glued(node, context.script);
+      case "function_definition":
+        return this.#functionDefinition(node);
+      case "variable_assignment":
+        return readAssignment(this, node, context);
+      case "declaration_command":
+      case "unset_command": {
+        const keyword = node.firstChild;
+        if (keyword !== null) this.#names.push(keyword.type);
+        if (node.type === "unset_command") readUnset(this, node, context);
+        else readDeclaration(this, node, context);
+        return;
       }
+      case "command_substitution":
+        return readBacktick(this, node, context);
+      case "expansion":
+        return readExpansion(this, node, context);
+      case "arithmetic_expansion":
+      case "c_style_for_statement":
+        return readArithmetic(this, node, context);
+      case "for_statement":
+        return readLoopVariable(this, node, context);
+      case "subscript":
+        return readSubscript(node, context);
+      case "word":
+      case "concatenation":
+        if (splitWord(node)) {
+          this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
+        }
+        return;
     }
   }
 
-  /** Parses and walks a script handed to a shell or to a program that runs it with `sh -c`. */
-  script(text: string, what: string, nesting: number): void {
+  #glued(node: SyntaxNode, script: Script): void {
+    const problem = gluedOpener(node, script);
+    if (problem !== null) this.fail(problem);
+  }
+
+  /** Parses and walks a script that `dialect` reads (a shell's `-c`, a here-document...). */
+  script(text: string, what: string, nesting: number, dialect: Dialect): void {
     if (nesting >= MAX_NESTING) {
       this.fail(`${what} is nested too deeply`);
       return;
@@ -152,7 +211,7 @@ export class NameCollector implements Collector {
     }
     try {
       if (tree.rootNode.hasError) this.fail(`${what} could not be parsed as bash`);
-      else this.walk(tree.rootNode, { text, offset: 0 }, nesting + 1);
+      else this.walk(tree.rootNode, { text, offset: 0 }, nesting + 1, dialect);
     } finally {
       tree.delete();
     }
@@ -166,110 +225,26 @@ export class NameCollector implements Collector {
     else this.fail(`a function name contains ${word.dynamic}`);
   }
 
-  #variableAssignment(node: SyntaxNode, script: Script, nesting: number): void {
-    // Arithmetic assignments (`for ((i = 0; ...))`) may have blanks around the name.
-    const name = (/^[^=]*?(?=\+?=)/.exec(node.text)?.[0] ?? "").trim();
-    // The grammar accepts names bash does not (`1x=`, `é=`): to bash the word is a command.
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\[|$)/.test(name)) {
-      this.fail("a word the grammar reads as an assignment, which bash runs as a command");
+  /** Applies the variable policy to setting `name` to `value` (null: set at run time). */
+  variableWrite(name: string, value: Arg | null, nesting: number): void {
+    const rule = variableRule(name);
+    if (rule === null) return;
+    if (rule.kind === "refused") {
+      this.refuse(refusedVariableMessage(name, rule.why));
       return;
     }
-    if (!COMMAND_VARIABLES.has(name) && !STARTUP_VARIABLES.has(name)) return;
-    const value = node.childForFieldName("value");
-    this.assignment(
-      name,
-      value === null ? staticWord("") : { node: value, script },
-      nesting,
-    );
-  }
-
-  /** Checks an environment assignment, from the grammar or from `env`/`sudo` arguments. */
-  assignment(name: string, value: Arg, nesting: number): void {
-    if (name === "PATH") this.#reassignsPath = true;
-    if (STARTUP_VARIABLES.has(name)) {
-      this.fail(`${name} makes a shell run a file first`);
+    if (value === null) {
+      this.fail(`${name} holds a command line and its value is set at run time`);
       return;
     }
-    if (!COMMAND_VARIABLES.has(name)) return;
     const word = resolve(value);
     if ("dynamic" in word) {
       this.fail(`${name} holds a command line and its value contains ${word.dynamic}`);
       return;
     }
-    if (word.value.trim() !== "") this.script(word.value, `the command line in ${name}`, nesting);
-  }
-
-  /** A command name: recorded at once when plain, else its command is read in full. */
-  #commandName(node: SyntaxNode, script: Script, nesting: number): void {
-    const text = node.text;
-    if (PLAIN_NAME.test(text)) {
-      if (
-        endsWord(script.text, node.startIndex + text.length - script.offset) &&
-        !RESERVED_BEFORE_COMMAND.has(text) && !RESERVED_OTHER.has(text) &&
-        !hasReader(basename(text).toLowerCase())
-      ) {
-        this.addName(text, node);
-        return;
-      }
-    }
-    const command = node.parent;
-    if (command !== null && command.type === "command") {
-      this.#command(command, script, nesting);
-    }
-  }
-
-  /**
-   * Reads a command with its arguments. `statement` is the redirected statement around it when
-   * its redirections carry stray words; otherwise those are read when the walk reaches them.
-   */
-  #command(
-    node: SyntaxNode,
-    script: Script,
-    nesting: number,
-    statement: SyntaxNode | null = null,
-  ): void {
-    const words = commandArgs(node, script, statement);
-    if (words === null) return;
-    // After an assignment or a redirection a reserved word is an ordinary name to bash.
-    this.run({
-      args: words.args,
-      index: 0,
-      keyword: !words.prefixed,
-      context: { script, stdin: node, openEnded: null, placeholder: null, nesting },
-    });
-  }
-
-  /**
-   * A redirection carrying words bash reads as command words (`2>/dev/null rm x` after
-   * `sudo`, `<<EOF -c 'rm x'` after `bash`): the owning command is read again with them, or,
-   * when there is no command, the words are one.
-   */
-  #strayWords(redirect: SyntaxNode, script: Script, nesting: number): void {
-    const parent = redirect.parent;
-    if (parent !== null && parent.type === "command") {
-      this.#command(parent, script, nesting);
-      return;
-    }
-    if (parent === null || parent.type !== "redirected_statement") {
-      this.fail("words after a redirection that the grammar attaches to it");
-      return;
-    }
-    const body = parent.childForFieldName("body");
-    if (body !== null && body.type === "command") {
-      this.#command(body, script, nesting, parent);
-      return;
-    }
-    if (body !== null) {
-      this.fail("words after the redirection of a compound command");
-      return;
-    }
-    let words: SyntaxNode[] = [];
-    for (const other of parent.childrenForFieldName("redirect")) {
-      if (other !== null) words = words.concat(strayWords(other));
-    }
-    words.sort((a, b) => a.startIndex - b.startIndex);
-    const context = { script, stdin: null, openEnded: null, placeholder: null, nesting };
-    this.run({ args: words.map((node) => ({ node, script })), index: 0, keyword: false, context });
+    // Programs run these with `sh -c`, or split them into words: read as the system shell.
+    const command = `the command line in ${name}`;
+    if (word.value.trim() !== "") this.script(word.value, command, nesting, this.#shDialect);
   }
 
   /** Follows a command word and the wrappers it names, iteratively. */

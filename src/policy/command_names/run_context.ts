@@ -1,4 +1,6 @@
+import type { ArithmeticTracker } from "./arithmetic.ts";
 import type { SyntaxNode } from "./bash_parser.ts";
+import type { Dialect } from "./dialect.ts";
 import { type Arg, resolve, type Script, type Word } from "./words.ts";
 
 /** How the command at hand gets its arguments and standard input. */
@@ -11,6 +13,10 @@ export interface RunContext {
   /** A substring replaced at run time (`{}` of `find -exec`, `xargs -I R`), and the reason. */
   placeholder: { text: string; reason: string } | null;
   nesting: number;
+  /** The shell reading the script: bash evaluates data that looks like code. */
+  dialect: Dialect;
+  /** The arithmetic of the script under bash, to check; null under a POSIX shell. */
+  arithmetic: ArithmeticTracker | null;
 }
 
 /** An argument's value as the command receives it: a word holding a placeholder is dynamic. */

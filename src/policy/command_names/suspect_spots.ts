@@ -38,9 +38,14 @@ export function findSuspectSpot(root: SyntaxNode, script: Script): string | null
     const c = text[i];
     let problem: string | null = null;
     if (c === "\\") {
-      if (text[i + 1] !== "\n") {
+      if (text[i + 1] === "\r" && text[i + 2] === "\n") {
+        problem =
+          "a backslash before a carriage return, which the grammar takes for a line continuation";
+      } else if (text[i + 1] !== "\n") {
         if (!isToken(at(i))) problem = "a backslash between words, which bash keeps in a word";
         i++;
+      } else if (at(i)?.type === "comment") {
+        problem = "a comment ending in a backslash, which the grammar carries on to the next line";
       } else {
         const node = at(i);
         const after = text[i + 2] ?? " ";

@@ -48,5 +48,5 @@ export function readTrap(call: Invocation): Next {
   if (scan.operands.length < 2) return null;
   const action = resolveIn(args[scan.operands[0]], context);
   if ("value" in action && action.value === "-") return null;
-  return readScriptArg(call, args[scan.operands[0]], "the action given to trap");
+  return readScriptArg(call, args[scan.operands[0]], "the action given to trap", context.dialect);
 }

@@ -1,6 +1,7 @@
 import type { Invocation, Next } from "../command_reader.ts";
 import { resolveIn } from "../run_context.ts";
 import { type Arg, staticWord, wordProblem } from "../words.ts";
+import { writeOperand } from "./wrappers.ts";
 
 /** Reads `env`: options, `NAME=VALUE` words, `-S` strings, then the command it runs. */
 export function readEnv(call: Invocation): Next {
@@ -29,6 +30,7 @@ export function readEnv(call: Invocation): Next {
       if (takesValue !== undefined && option.length > 0) {
         const value = eq >= 0 ? staticWord(text.slice(eq + 1)) : list[i + 1];
         if (takesValue === "split-string") split = envSplitValue(call, value);
+        if (takesValue === "unset" && value !== undefined) unsetVariable(call, value);
         if (eq < 0) i++;
       }
     } else if (text.length > 1 && text[0] === "-") {
@@ -39,13 +41,15 @@ export function readEnv(call: Invocation): Next {
         const value = attached.length > 0 ? staticWord(attached) : list[i + 1];
         if (attached.length === 0) i++;
         if (letter === "S") split = envSplitValue(call, value);
-        if (letter === "P") collector.reassignPath();
+        if (letter === "P") collector.variableWrite("PATH", null, context.nesting);
+        if (letter === "u" && value !== undefined) unsetVariable(call, value);
         break;
       }
     } else {
-      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(text);
-      if (match === null) break;
-      collector.assignment(match[1], staticWord(text.slice(match[0].length)), context.nesting);
+      // env sets every NAME=VALUE operand before the command, whatever the name.
+      const eq = text.indexOf("=");
+      if (eq < 0) break;
+      writeOperand(call, text.slice(0, eq), text.slice(eq + 1));
     }
     i++;
     if (split === null) return null;
@@ -60,6 +64,14 @@ export function readEnv(call: Invocation): Next {
     return context.openEnded === null ? null : collector.fail(context.openEnded);
   }
   return { args: list, index: i, context: { ...context, nesting: context.nesting + 1 } };
+}
+
+/** `env -u NAME`: unsetting PATH changes what bare names run. */
+function unsetVariable(call: Invocation, value: Arg): void {
+  const word = resolveIn(value, call.context);
+  if (!("value" in word) || word.value === "PATH") {
+    call.collector.variableWrite("PATH", null, call.context.nesting);
+  }
 }
 
 /** The string given to `env -S`, or null when it cannot be read (the reason is recorded). */

@@ -127,7 +127,7 @@ function gitSetting(call: Invocation, pair: string, fromEnvironment: boolean): v
   if (kind === "alias" && !value.startsWith("!")) return;
   const command = value.startsWith("!") ? value.slice(1) : value;
   if (command.trim() !== "") {
-    collector.script(command, `the command in git setting ${key}`, context.nesting);
+    collector.script(command, `the command in git setting ${key}`, context.nesting, "bash");
   }
 }
 

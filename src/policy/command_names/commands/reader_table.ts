@@ -12,6 +12,12 @@ import { readSed } from "./sed.ts";
 import { readScriptCommand, readShell, readSu } from "./shells.ts";
 import { readSsh } from "./ssh.ts";
 import { readWatch, readWrapper, wrapperSpec } from "./wrappers.ts";
+import {
+  readDeclarationBuiltin,
+  readLet,
+  readNameBuiltin,
+  readTestCommand,
+} from "./variable_builtins.ts";
 import { readXargs } from "./xargs.ts";
 
 /** Commands read by a reader of their own (beside code runners, shells, wrappers, interpreters). */
@@ -42,6 +48,18 @@ const SPECIAL_READERS: ReadonlyMap<string, CommandReader> = new Map<string, Comm
   ["pwsh", readPowershell],
   ["powershell", readPowershell],
   ["gdb", readGdb],
+  ["let", readLet],
+  ["test", readTestCommand],
+  ["[", readTestCommand],
+  ["export", readDeclarationBuiltin],
+  ["declare", readDeclarationBuiltin],
+  ["typeset", readDeclarationBuiltin],
+  ["local", readDeclarationBuiltin],
+  ["readonly", readDeclarationBuiltin],
+  ...["read", "printf", "getopts", "wait"].map((name): [string, CommandReader] => [
+    name,
+    readNameBuiltin,
+  ]),
 ]);
 
 /** Whether a lower-case basename needs more than being recorded: its arguments matter. */

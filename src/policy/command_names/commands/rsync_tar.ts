@@ -85,6 +85,7 @@ export function readRsyncOrTar(call: Invocation): null {
           action.value.slice(5),
           `the command given to ${name} ${option}`,
           context.nesting,
+          "bash",
         );
       }
     }

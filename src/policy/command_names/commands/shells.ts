@@ -34,16 +34,17 @@ export function readShell(call: Invocation): Next {
       else if (letter === "o" || letter === "O") i++;
     }
   }
-  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`);
+  const dialect = collector.shellDialect(name);
+  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`, dialect);
   if (stdin || i >= args.length) {
     if (context.openEnded !== null) return collector.fail(context.openEnded);
-    return readStdinScript(call, name, true);
+    return readStdinScript(call, name, true, dialect);
   }
   // `bash file`: the script file runs like `./file`, so its name is checked as a command.
   const word = resolveIn(args[i], context);
   const problem = wordProblem(word, `the script file run by ${name}`);
   if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
-  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true);
+  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true, dialect);
   if (DEVICE_FILES.test(word.value)) {
     return collector.fail(
       `${name} reads its script from ${word.value}, which the policy cannot see`,

@@ -44,6 +44,6 @@ function sshOption(call: Invocation, value: Arg): void {
   const match = /^\s*(\w+)\s*(?:=|\s)\s*(.*)$/s.exec(word.value);
   if (match === null) return;
   if (/^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i.test(match[1])) {
-    collector.script(match[2], `the ssh ${match[1]} command`, context.nesting);
+    collector.script(match[2], `the ssh ${match[1]} command`, context.nesting, "bash");
   }
 }

@@ -2,6 +2,7 @@ import type { Invocation, Next } from "../command_reader.ts";
 import { hasOption, type OptionSpec, scanOptions } from "../getopt.ts";
 import { resolveIn } from "../run_context.ts";
 import { readJoinedScript, readScriptArg, readStdinScript } from "../embedded_scripts.ts";
+import { variableRule } from "../variable_policy.ts";
 import { staticWord } from "../words.ts";
 
 /** How a wrapper's arguments name the command it runs. */
@@ -97,10 +98,23 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
   if ("unknown" in scan) return collector.fail(scan.unknown);
   for (const option of scan.options) {
     if (spec.scripts?.split(" ").includes(option.name)) {
-      readScriptArg(call, option.value, `the command given to ${name} ${option.name}`);
+      readScriptArg(
+        call,
+        option.value,
+        `the command given to ${name} ${option.name}`,
+        context.dialect,
+      );
     }
   }
-  if (NO_COMMAND.has(name)) return null;
+  if (NO_COMMAND.has(name)) {
+    // `mapfile NAME` sets the array NAME (MAPFILE by default).
+    const array = scan.operands.length > 0 ? resolveIn(args[scan.operands[0]], context) : null;
+    if (array !== null && (name === "mapfile" || name === "readarray")) {
+      if (!("value" in array)) return collector.fail(`${name} sets an array named at run time`);
+      collector.variableWrite(array.value, null, context.nesting);
+    }
+    return null;
+  }
   if (spec.queries !== undefined && hasOption(scan.options, spec.queries)) return null;
   let k = 0;
   const operands = scan.operands;
@@ -108,13 +122,9 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
     while (k < operands.length) {
       const word = resolveIn(args[operands[k]], context);
       if (!("value" in word)) break;
-      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value);
-      if (match === null) break;
-      collector.assignment(
-        match[1],
-        staticWord(word.value.slice(match[0].length)),
-        context.nesting,
-      );
+      const eq = word.value.indexOf("=");
+      if (eq <= 0) break;
+      writeOperand(call, word.value.slice(0, eq), word.value.slice(eq + 1));
       k++;
     }
   }
@@ -151,5 +161,18 @@ export function readWatch(call: Invocation): Next {
   if (hasOption(scan.options, "-x --exec")) {
     return { args, index: scan.operands[0], context: { ...context, nesting: context.nesting + 1 } };
   }
-  return readJoinedScript(call, scan.operands, "the command run by watch");
+  const sh = call.collector.shellDialect("sh");
+  return readJoinedScript(call, scan.operands, "the command run by watch", sh);
+}
+
+/**
+ * Applies the variable policy to a `NAME=VALUE` operand of `env`, `sudo` or `make`. These
+ * programs set names the shell cannot (`BASH_FUNC_ls%%`): one the policy does not know is refused.
+ */
+export function writeOperand(call: Invocation, name: string, value: string): void {
+  const { collector, context } = call;
+  collector.variableWrite(name, staticWord(value), context.nesting);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && variableRule(name) === null) {
+    collector.fail(`${call.name} sets a variable whose name the shell could not set (${name})`);
+  }
 }
