@@ -5,6 +5,8 @@
  * write variables (`read X`, `printf -v X`, `for X in ...`, `${X:=...}`).
  */
 
+import { quoteName } from "./messages.ts";
+
 /** What setting a variable means to the policy. */
 export type VariableRule =
   /** Refused while a list is set: the clause says why (it follows the variable's name). */
@@ -123,5 +125,7 @@ export function variableRule(name: string): VariableRule | null {
 
 /** The message for a refused variable; `why` comes from its rule. */
 export function refusedVariableMessage(name: string, why: string): string {
-  return `Variable ${name} is refused while a blacklist or whitelist is configured: it ${why}; remove it from the command and from the env argument`;
+  return `Variable ${
+    quoteName(name)
+  } is refused while a blacklist or whitelist is configured: it ${why}; remove it from the command and from the env argument`;
 }

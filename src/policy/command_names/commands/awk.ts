@@ -33,11 +33,15 @@ export function readAwk(call: Invocation): Next {
 
 /**
  * Whether an awk program may run commands: `system(...)`, `cmd | getline`, `print | cmd`,
- * `|&`, or `@load`/`@include`. Strings and regular-expression literals are skipped.
+ * `|&`, `@load`/`@include`, or an indirect call `@name()` (gawk), which can name system.
+ * Strings, comments and regular-expression literals are skipped; a line continuation is
+ * joined first, since awk reads `system\<newline>(` as a call.
  */
-function awkRunsCommands(program: string): boolean {
+function awkRunsCommands(source: string): boolean {
+  const program = source.replace(/\\\r?\n/g, " ");
   let code = "";
-  let previous = "";
+  // A `/` after an operand divides; anywhere else (a new line included) it opens a regex.
+  let previous = "\n";
   for (let i = 0; i < program.length; i++) {
     const c = program[i];
     if (c === '"') {
@@ -47,9 +51,18 @@ function awkRunsCommands(program: string): boolean {
       previous = '"';
       continue;
     }
-    if (c === "/" && (previous === "" || /[(,~!{};&|:?\n]/.test(previous))) {
+    if (c === "#") {
+      while (i < program.length && program[i] !== "\n") i++;
+      code += "\n";
+      previous = "\n";
+      continue;
+    }
+    if (c === "/" && /[(,~!{};&|:?\n]/.test(previous)) {
       i++;
-      while (i < program.length && program[i] !== "/" && program[i] !== "\n") {
+      let bracket = false;
+      while (i < program.length && (bracket || program[i] !== "/") && program[i] !== "\n") {
+        if (program[i] === "[") bracket = true;
+        else if (program[i] === "]") bracket = false;
         i += program[i] === "\\" ? 2 : 1;
       }
       code += "//";
@@ -57,7 +70,7 @@ function awkRunsCommands(program: string): boolean {
       continue;
     }
     code += c;
-    if (!/\s/.test(c)) previous = c;
+    if (c === "\n" || !/\s/.test(c)) previous = c;
   }
-  return /\bsystem\s*\(|@load|@include/.test(code) || /\|/.test(code.replaceAll("||", ""));
+  return /\bsystem\s*\(|@\s*[A-Za-z_]/.test(code) || /\|/.test(code.replaceAll("||", ""));
 }

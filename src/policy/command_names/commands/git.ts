@@ -2,6 +2,7 @@ import type { Invocation, Next } from "../command_reader.ts";
 import { resolveIn } from "../run_context.ts";
 import { readJoinedScript, readOptionScripts } from "../embedded_scripts.ts";
 import { wordProblem } from "../words.ts";
+import { readGitPrograms } from "./git_programs.ts";
 
 /** Reads `git`: `-c` settings and subcommands that run commands (`rebase -x`, `bisect run`...). */
 export function readGit(call: Invocation): Next {
@@ -32,6 +33,7 @@ export function readGit(call: Invocation): Next {
   const sub = resolveIn(args[i], context);
   if (!("value" in sub)) return null;
   const rest = i + 1;
+  readGitPrograms(call, sub.value, rest);
   switch (sub.value) {
     case "rebase":
       return readOptionScripts(call, rest, { who: "git rebase", names: ["-x", "--exec"] });

@@ -1,6 +1,16 @@
 import { BASH_SHELLS } from "../../shell_grammar.ts";
 import { readAwk } from "./awk.ts";
 import { CODE_RUNNERS, readCodeRunner, readCoproc, readTrap } from "./builtins.ts";
+import {
+  readAt,
+  readEmacs,
+  readEntr,
+  readIp,
+  readMake,
+  readPackageRunner,
+  readRefusedProgram,
+  REFUSED_PROGRAMS,
+} from "./program_runners.ts";
 import { readRsyncOrTar } from "./rsync_tar.ts";
 import { readEnv } from "./env_command.ts";
 import { readFind } from "./find.ts";
@@ -11,7 +21,7 @@ import { readGdb, readJsRuntime, readPowershell } from "./runtimes.ts";
 import { readSed } from "./sed.ts";
 import { readScriptCommand, readShell, readSu } from "./shells.ts";
 import { readSsh } from "./ssh.ts";
-import { readWatch, readWrapper, wrapperSpec } from "./wrappers.ts";
+import { readSg, readWatch, readWrapper, wrapperSpec } from "./wrappers.ts";
 import {
   readDeclarationBuiltin,
   readLet,
@@ -48,6 +58,22 @@ const SPECIAL_READERS: ReadonlyMap<string, CommandReader> = new Map<string, Comm
   ["pwsh", readPowershell],
   ["powershell", readPowershell],
   ["gdb", readGdb],
+  ["sg", readSg],
+  ["make", readMake],
+  ["gmake", readMake],
+  ["bmake", readMake],
+  ["pmake", readMake],
+  ["at", readAt],
+  ["batch", readAt],
+  ["npx", readPackageRunner],
+  ["npm", readPackageRunner],
+  ["emacs", readEmacs],
+  ["ip", readIp],
+  ["entr", readEntr],
+  ...Object.keys(REFUSED_PROGRAMS).map((name): [string, CommandReader] => [
+    name,
+    readRefusedProgram,
+  ]),
   ["let", readLet],
   ["test", readTestCommand],
   ["[", readTestCommand],

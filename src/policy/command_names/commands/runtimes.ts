@@ -1,6 +1,6 @@
 import { anyWord, type Invocation, type Next } from "../command_reader.ts";
 import { resolveIn } from "../run_context.ts";
-import { readStdinScript } from "../embedded_scripts.ts";
+import { readStdinScript, STDIN_FILES } from "../embedded_scripts.ts";
 
 /** Reads `deno` and `bun`: subcommands that run inline code or read it from standard input. */
 export function readJsRuntime(call: Invocation): Next {
@@ -17,6 +17,10 @@ export function readJsRuntime(call: Invocation): Next {
     return collector.fail(`${name} ${sub} runs inline code that is not bash`);
   }
   if (sub === "repl") return collector.fail(`${name} repl reads code from standard input`);
+  // `deno run data:...`, `deno run - <<EOF`, `bun run /dev/stdin`: code given as text.
+  if (anyWord(call, (v) => v === "-" || /^data:/.test(v) || STDIN_FILES.test(v))) {
+    return collector.fail(`${name} runs code given as text or read from standard input`);
+  }
   return null;
 }
 

@@ -1,25 +1,11 @@
 import type { Invocation, Next } from "../command_reader.ts";
-import { hasOption, type OptionSpec, scanOptions } from "../getopt.ts";
+import { hasOption, scanOptions } from "../getopt.ts";
+import { EXEC_WRAPPERS, loaderSpec } from "./exec_wrappers.ts";
+import type { WrapperSpec } from "./wrapper_spec.ts";
 import { resolveIn } from "../run_context.ts";
 import { readJoinedScript, readScriptArg, readStdinScript } from "../embedded_scripts.ts";
 import { variableRule } from "../variable_policy.ts";
 import { staticWord } from "../words.ts";
-
-/** How a wrapper's arguments name the command it runs. */
-export interface WrapperSpec extends OptionSpec {
-  /** Options after which the operands are not run (`command -v`, `sudo -l`). */
-  queries?: string;
-  /** Operands before the command (`timeout DURATION`, `chroot NEWROOT`). */
-  operands?: number;
-  /** `NAME=VALUE` words before the command set the environment (`sudo`). */
-  assignments?: boolean;
-  /** Options that start a shell reading standard input when no command follows. */
-  shell?: string;
-  /** Whether the wrapper starts a shell reading standard input when no command follows. */
-  bareShell?: boolean;
-  /** Options whose value is a shell command line. */
-  scripts?: string;
-}
 
 // Private, read through wrapperSpec; exported, its `"close-from"` entry would also trip the
 // import pattern of scripts/check_layers.ts, which would read `export ... from",` as an import.
@@ -70,7 +56,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   taskset: { queries: "-p --pid", operands: 1 },
   chrt: { short: "TPD", queries: "-p --pid", operands: 1 },
-  flock: { short: "wE", long: ["timeout", "conflict-exit-code"], operands: 1 },
+  flock: {
+    short: "wE",
+    long: ["timeout", "conflict-exit-code"],
+    operands: 1,
+    scriptAfterOperands: ["-c", "--command"],
+  },
   noglob: {},
   nocorrect: {},
   "-": {},
@@ -85,7 +76,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 
 /** The wrapper a lower-case basename names, if any. */
 export function wrapperSpec(base: string): WrapperSpec | undefined {
-  return Object.hasOwn(WRAPPERS, base) ? WRAPPERS[base] : undefined;
+  if (Object.hasOwn(WRAPPERS, base)) return WRAPPERS[base];
+  if (Object.hasOwn(EXEC_WRAPPERS, base)) return EXEC_WRAPPERS[base];
+  return loaderSpec(base);
 }
 
 /** Wrappers whose operands are never a command (`mapfile`): scripts in options only. */
@@ -94,9 +87,16 @@ const NO_COMMAND = new Set(["mapfile", "readarray", "compgen", "complete"]);
 /** Reads a wrapper's options and finds the command it runs, if any. */
 export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
   const { collector, name, args, start, context } = call;
-  const scan = scanOptions(args, start, spec, name);
+  // `setarch ARCH [options]`, but `setarch --list`.
+  const first = args[start] === undefined ? null : resolveIn(args[start], context);
+  const leading = first !== null && "value" in first && first.value.startsWith("-")
+    ? 0
+    : spec.leading ?? 0;
+  const scan = scanOptions(args, start + leading, spec, name);
   if ("unknown" in scan) return collector.fail(scan.unknown);
   for (const option of scan.options) {
+    const refusal = spec.refuses?.[option.name];
+    if (refusal !== undefined) return collector.fail(`${name} ${option.name} ${refusal}`);
     if (spec.scripts?.split(" ").includes(option.name)) {
       readScriptArg(
         call,
@@ -128,14 +128,20 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
       k++;
     }
   }
-  k += spec.operands ?? 0;
+  k += scan.options.length === 0 && spec.operandsWithoutOptions !== undefined
+    ? spec.operandsWithoutOptions
+    : spec.operands ?? 0;
   if (k > operands.length) {
     return context.openEnded === null ? null : collector.fail(context.openEnded);
   }
-  if (name === "flock" && k < operands.length) {
+  if (spec.scriptAfterOperands !== undefined && k < operands.length) {
     const word = resolveIn(args[operands[k]], context);
-    if ("value" in word && (word.value === "-c" || word.value === "--command")) {
-      return readScriptArg(call, args[operands[k] + 1], "the command given to flock -c");
+    if ("value" in word && spec.scriptAfterOperands.includes(word.value)) {
+      return readScriptArg(
+        call,
+        args[operands[k] + 1],
+        `the command given to ${name} ${word.value}`,
+      );
     }
   }
   if (k >= operands.length) {
@@ -175,4 +181,20 @@ export function writeOperand(call: Invocation, name: string, value: string): voi
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && variableRule(name) === null) {
     collector.fail(`${call.name} sets a variable whose name the shell could not set (${name})`);
   }
+}
+
+/** Reads `sg [-] GROUP [-c] COMMAND`: the command is a string `/bin/sh -c` runs. */
+export function readSg(call: Invocation): Next {
+  const { collector, args, start, context } = call;
+  let i = start;
+  const word = (k: number) => (args[k] === undefined ? null : resolveIn(args[k], context));
+  const dash = word(i);
+  if (dash !== null && "value" in dash && dash.value === "-") i++;
+  if (args[i] === undefined) return readStdinScript(call, "the shell started by sg", true);
+  i++;
+  const option = word(i);
+  if (option !== null && "value" in option && option.value === "-c") i++;
+  if (args[i] === undefined) return readStdinScript(call, "the shell started by sg", true);
+  const sh = collector.shellDialect("sh");
+  return readScriptArg(call, args[i], "the command given to sg", sh);
 }
