@@ -20,8 +20,12 @@ import {
 /** Fixed by default so the gate is deterministic; `deno task fuzz` explores fresh seeds. */
 const SEED = testSeed("command-name fuzz", 1_301_013);
 
-/** Per-call bound; generous so that a busy 2-core machine does not fail the run. */
-const MAX_CALL_MS = 250;
+/**
+ * Per-call bound: a hang detector, not a speed measure (speed is `deno task bench`'s). Inputs
+ * that hit the 100 ms parse budget take about 110 ms of CPU; on a shared 2-core machine under
+ * load that doubled past the 250 ms this bound once had, one run in five.
+ */
+const MAX_CALL_MS = 1_000;
 /** The parse budget of this suite's parser, well inside the per-call bound. */
 const PARSE_TIMEOUT_MS = 100;
 

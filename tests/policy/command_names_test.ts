@@ -326,7 +326,7 @@ const UNKNOWNS: [string, RegExp][] = [
   ["{rm; }", /\{ not followed by a blank/],
   ["ls\n\\rm -rf x", /line break before a backslash/],
   ["ls -la\n\n\\\nrm -rf x", /line break before a backslash/],
-  ["'] ]]' x; ] ]] x", /blank or line break the grammar kept inside a word/],
+  ["'] ]]' x; ] ]] x", /blank/],
   ["echo x | bash", /reads its script from standard input/],
   ["bash", /reads its script from standard input/],
   ["bash -s", /reads its script from standard input/],

@@ -59,6 +59,9 @@ export const REGRESSIONS: Record<string, string> = {
   "issue 13: an assignment value with a blank in it": "rmE=} [[a=1'q'a=1-c",
   "issue 13: a concatenation over a line break": "= - ` ` \n ! alias.x=!rm",
   "issue 13: a here-string word with a blank in it": "<<< { [[",
+  "issue 13: a [ test over a line break": "[ \n ]",
+  "issue 13: a [ test holding a pipe": "x=$(( $(rm) + 1 )); [ -n $(ls)| ]]",
+  "issue 13: &>, which dash reads as & and >": "git -c 2&>1alias.x='!rexecm y' x",
 };
 
 const parser = await BashParser.load();

@@ -22,11 +22,10 @@ function blankInWord(node: SyntaxNode | null): boolean {
 }
 
 /**
- * Whether the grammar made one word of text bash splits: an unquoted word holding a blank
- * (`} [[`), or the parts of a concatenation apart from each other (`- \` \` <newline> !`).
+ * Whether the grammar made one word of a concatenation bash splits: its parts do not touch
+ * (`- \` \` <newline> !`).
  */
 export function splitWord(node: SyntaxNode): boolean {
-  if (node.type === "word") return blankInWord(node);
   if (!/\s/.test(node.text)) return false;
   let length = 0;
   for (const child of node.children) length += child?.text.length ?? 0;
@@ -48,7 +47,11 @@ function carriedOverLineBreak(node: SyntaxNode, script: Script): boolean {
 export function readRedirect(collector: Collector, node: SyntaxNode, context: RunContext): void {
   // Only digits (or `{name}`) make a descriptor to bash: `-x2>&1` is a word and `>&1`.
   const first = node.firstChild;
-  if (first?.type === "file_descriptor" && !/^(\d+|\{\w+\})$/.test(first.text)) {
+  if (context.dialect === "posix" && /^&>>?$/.test(first?.type ?? "")) {
+    // dash reads `a &>f b` as `a &` and `>f b`: the words after the target are a command.
+    const words = strayWords(node).map((word) => ({ node: word, script: context.script }));
+    if (words.length > 0) collector.run({ args: words, index: 0, keyword: false, context });
+  } else if (first?.type === "file_descriptor" && !/^(\d+|\{\w+\})$/.test(first.text)) {
     collector.fail("a word the grammar reads as a file descriptor, which bash runs as a command");
   } else if (node.type === "file_redirect" && blankInWord(node.lastChild)) {
     collector.fail(

@@ -3,7 +3,7 @@ import type { BashParser, SyntaxNode } from "./bash_parser.ts";
 import type { ExtractResult } from "./extract_result.ts";
 import { followCommandWord } from "./command_word.ts";
 import type { Collector, Next, Step } from "./command_reader.ts";
-import { findSuspectSpot, gluedOpener } from "./suspect_spots.ts";
+import { bracketTestProblem, findSuspectSpot, gluedOpener } from "./suspect_spots.ts";
 import { ArithmeticTracker } from "./arithmetic.ts";
 import { type Dialect, dialectOf } from "./dialect.ts";
 import { readCommandName, readRedirect, splitWord } from "./command_nodes.ts";
@@ -43,7 +43,6 @@ const WALKED_TYPES = [
   "c_style_for_statement",
   "for_statement",
   "subscript",
-  "word",
   "concatenation",
 ];
 
@@ -152,7 +151,8 @@ export class NameCollector implements Collector {
           );
         }
         readTest(node, context);
-        return void this.#glued(node, context.script);
+        this.#glued(node, context.script);
+        return void this.#problem(bracketTestProblem(node));
       case "compound_statement":
         readArithmetic(this, node, context);
         return void this.#glued(node, context.script);
@@ -181,7 +181,6 @@ export class NameCollector implements Collector {
         return readLoopVariable(this, node, context);
       case "subscript":
         return readSubscript(node, context);
-      case "word":
       case "concatenation":
         if (splitWord(node)) {
           this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
@@ -191,7 +190,10 @@ export class NameCollector implements Collector {
   }
 
   #glued(node: SyntaxNode, script: Script): void {
-    const problem = gluedOpener(node, script);
+    this.#problem(gluedOpener(node, script));
+  }
+
+  #problem(problem: string | null): void {
     if (problem !== null) this.fail(problem);
   }
 

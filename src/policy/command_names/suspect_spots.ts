@@ -32,6 +32,8 @@ const DROPPED_DASH = /^-(?:[ \t\n]|[A-Za-z]*\\\r?\n)/;
  */
 export function findSuspectSpot(root: SyntaxNode, script: Script): string | null {
   const text = script.text;
+  const bracketWord = findBracketWord(root, script);
+  if (bracketWord !== null) return bracketWord;
   if (!/[\\\r#]|\$\s|-[\s\\]/.test(text)) return null;
   const at = (i: number) => root.descendantForIndex(i + script.offset, i + script.offset + 1);
   for (let i = 0; i < text.length; i++) {
@@ -75,6 +77,63 @@ export function findSuspectSpot(root: SyntaxNode, script: Script): string | null
       problem = "a word starting with - that the grammar drops, which bash runs as a command";
     }
     if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** Operators that end a command: inside a `[ ]` test the grammar keeps them, bash does not. */
+const COMMAND_ENDS = ["|", "&&", "||", "|&", ";", "&"];
+/** Nodes inside which an operator or a line break belongs to other text. */
+const OTHER_TEXT = new Set([
+  "command_substitution",
+  "process_substitution",
+  "string",
+  "raw_string",
+  "arithmetic_expansion",
+]);
+
+/**
+ * Why bash would not read a `[ ... ]` test as one command, or null: the grammar keeps `|`,
+ * `&&`, `;` and line breaks inside it (`[ -n x | ]]`), where bash ends the `[` command and
+ * starts another.
+ */
+export function bracketTestProblem(node: SyntaxNode): string | null {
+  const text = node.text;
+  if (!text.startsWith("[") || text.startsWith("[[")) return null;
+  const inOtherText = (inner: SyntaxNode | null) => {
+    for (let at = inner; at !== null && at.id !== node.id; at = at.parent) {
+      if (OTHER_TEXT.has(at.type)) return true;
+    }
+    return false;
+  };
+  for (const operator of node.descendantsOfType(COMMAND_ENDS)) {
+    if (operator !== null && !inOtherText(operator.parent)) {
+      return "a [ test holding an operator that ends the command in bash";
+    }
+  }
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+    const at = node.startIndex + i;
+    const inner = node.descendantForIndex(at, at + 1);
+    if (!inOtherText(inner) && text[i - 1] !== "\\") {
+      return "a [ test over a line break, which ends the command in bash";
+    }
+  }
+  return null;
+}
+
+/** Runs of `{`, `}`, `[`, `]` apart by blanks, which the grammar may join into one word. */
+const BRACKET_RUN = /[{}[\]](?:[ \t]|\\\r?\n)+(?=[{}[\]])/g;
+
+/**
+ * A word of brackets and braces the grammar joined across a blank (`} [[`, `} } {`): to
+ * bash these are separate words, one of which may be a command.
+ */
+function findBracketWord(root: SyntaxNode, script: Script): string | null {
+  for (const match of script.text.matchAll(BRACKET_RUN)) {
+    const at = match.index + 1 + script.offset;
+    if (root.descendantForIndex(at, at + 1)?.type === "word") {
+      return "a word the grammar joins across a blank, which bash splits there";
+    }
   }
   return null;
 }
