@@ -52,11 +52,7 @@ Deno.test("the variable policy: the env argument, assignments, declarations, ope
       for (const lists of [BLACKLIST, WHITELIST]) {
         assert.match(
           reason(command, lists, { ...DASH, env }),
-          new RegExp(
-            `^Variable '${
-              name.replaceAll("%", "%")
-            }' is refused while a blacklist or whitelist is configured: it `,
-          ),
+          new RegExp(`^Variable '${name}' is refused while a blacklist or whitelist is configured`),
         );
       }
     });
