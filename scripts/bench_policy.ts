@@ -4,7 +4,7 @@
  *
  *     deno run -P=test scripts/bench_policy.ts
  */
-import { checkCommandNames, loadBashParser } from "../src/policy/command_names/mod.ts";
+import { loadBashParser, loadCommandNames } from "../src/policy/command_names/mod.ts";
 
 /** One measured quantity. */
 export interface BenchResult {
@@ -77,6 +77,7 @@ function measure(name: string, run: (i: number) => void, calls: number): BenchRe
 
 /** Runs the benchmark and returns its figures (milliseconds). */
 export async function benchPolicy(): Promise<BenchResult[]> {
+  const { checkCommandNames } = await loadCommandNames();
   const loads: number[] = [];
   for (let i = 0; i < LOAD_RUNS; i++) {
     const start = performance.now();

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BashParser } from "../../src/policy/command_names/bash_parser.ts";
-import {
-  checkCommandNames,
-  extractCommandNames,
-  type NameLists,
-} from "../../src/policy/command_names/mod.ts";
+import { loadCommandNames, type NameLists } from "../../src/policy/command_names/mod.ts";
 import type { Decision } from "../../src/policy/decision.ts";
 import { testSeed } from "../seed.ts";
 import {
@@ -30,6 +26,7 @@ const MAX_CALL_MS = 1_000;
 const PARSE_TIMEOUT_MS = 100;
 
 const parser = await BashParser.load({ parseTimeoutMs: PARSE_TIMEOUT_MS });
+const { checkCommandNames, extractCommandNames } = await loadCommandNames();
 
 const LISTS: NameLists[] = [
   { blacklist: ["rm"], whitelist: [] },

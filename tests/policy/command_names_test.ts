@@ -2,15 +2,14 @@ import assert from "node:assert/strict";
 import { BashParser, MAX_SOURCE_BYTES } from "../../src/policy/command_names/bash_parser.ts";
 import {
   BashParseError,
-  checkCommandNames,
-  checkShellGrammar,
-  checkShellName,
-  extractCommandNames,
   type ExtractResult,
+  loadCommandNames,
   type NameLists,
 } from "../../src/policy/command_names/mod.ts";
 
 const parser = await BashParser.load();
+const { checkCommandNames, checkShellGrammar, checkShellName, extractCommandNames } =
+  await loadCommandNames();
 
 const BLACKLIST_RM: NameLists = { blacklist: ["rm"], whitelist: [] };
 const WHITELIST: NameLists = { blacklist: ["rm"], whitelist: ["git", "ls", "echo", "wc"] };

@@ -6,12 +6,13 @@
 import assert from "node:assert/strict";
 import { BashParser } from "../../src/policy/command_names/bash_parser.ts";
 import {
-  checkCommandNames,
   type CheckOptions,
+  loadCommandNames,
   type NameLists,
 } from "../../src/policy/command_names/mod.ts";
 
 const parser = await BashParser.load();
+const { checkCommandNames } = await loadCommandNames();
 const BLACKLIST: NameLists = { blacklist: ["rm"], whitelist: [] };
 const WHITELIST: NameLists = {
   blacklist: [],

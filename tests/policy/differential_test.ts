@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BashParser } from "../../src/policy/command_names/bash_parser.ts";
-import { type Dialect, extractCommandNames } from "../../src/policy/command_names/mod.ts";
+import { type Dialect, loadCommandNames } from "../../src/policy/command_names/mod.ts";
 import { testSeed } from "../seed.ts";
 import {
   CORPUS,
@@ -65,6 +65,7 @@ export const REGRESSIONS: Record<string, string> = {
 };
 
 const parser = await BashParser.load();
+const { extractCommandNames } = await loadCommandNames();
 
 /**
  * Scripts safe to run: no path can name a real program (PATH points nowhere and no `/` is

@@ -1,26 +1,56 @@
 /**
  * Command-name policy: finds every command a bash command line would run, with tree-sitter-bash,
  * and checks the names against a blacklist or a whitelist. The one entry point of this folder:
- * the engine is `name_collector.ts`, the per-command readers are in `commands/`.
+ * the engine is `name_collector.ts`, the per-command readers are in `commands/`. The checker and
+ * the parser load on demand ({@link loadCommandNames}, {@link loadBashParser}), so a server
+ * starts without them and one without a list never loads them.
  *
  * @module
  */
 import type { Decision } from "../decision.ts";
 import { readsBash } from "../shell_grammar.ts";
 import type { BashParser, BashParserOptions } from "./bash_parser.ts";
-import { checkCommandNames } from "./check_command_names.ts";
-import { checkShellName } from "./check_shell.ts";
+import type * as Check from "./check_command_names.ts";
+import type * as Shell from "./check_shell.ts";
 import { dialectOf } from "./dialect.ts";
+import type * as Extract from "./extract_command_names.ts";
 import type { NameLists } from "./name_lists.ts";
 
 export { BashParseError } from "./bash_parse_error.ts";
 export type { BashParser, BashParserOptions, SyntaxNode } from "./bash_parser.ts";
-export { checkCommandNames, type CheckOptions } from "./check_command_names.ts";
-export { checkShellGrammar, checkShellName, type ShellRules } from "./check_shell.ts";
+export type { CheckOptions } from "./check_command_names.ts";
+export type { ShellRules } from "./check_shell.ts";
 export { type Dialect, dialectOf } from "./dialect.ts";
-export { extractCommandNames, type ExtractOptions } from "./extract_command_names.ts";
+export type { ExtractOptions } from "./extract_command_names.ts";
 export type { CommandNames, ExtractResult } from "./extract_result.ts";
 export type { NameLists } from "./name_lists.ts";
+
+/** The checker's functions, from {@link loadCommandNames}. */
+export interface CommandNamesApi {
+  /** Checks every command name a command would run against the lists. */
+  checkCommandNames: typeof Check.checkCommandNames;
+  /** Checks the explicit `shell` parameter while a list is set. */
+  checkShellName: typeof Shell.checkShellName;
+  /** Whether a shell reads bash syntax. */
+  checkShellGrammar: typeof Shell.checkShellGrammar;
+  /** Finds the command names of a parsed command line. */
+  extractCommandNames: typeof Extract.extractCommandNames;
+}
+
+/** Loads the checker (its forty modules are not needed until a list is configured). */
+export async function loadCommandNames(): Promise<CommandNamesApi> {
+  const [check, shell, extract] = await Promise.all([
+    import("./check_command_names.ts"),
+    import("./check_shell.ts"),
+    import("./extract_command_names.ts"),
+  ]);
+  return {
+    checkCommandNames: check.checkCommandNames,
+    checkShellName: shell.checkShellName,
+    checkShellGrammar: shell.checkShellGrammar,
+    extractCommandNames: extract.extractCommandNames,
+  };
+}
 
 /**
  * Loads the bash parser: the tree-sitter runtime (once per process) and the grammar. Imported
@@ -76,7 +106,8 @@ export function startNameChecker(
   const shDialect = dialectOf(realPath("/bin/sh") ?? "bash");
   const rules = { defaultShell, realPath };
   let loaded: ((request: NameRequest) => Decision) | null = null;
-  const ready = loadBashParser().then((parser) => {
+  const ready = Promise.all([loadBashParser(), loadCommandNames()]).then(([parser, api]) => {
+    const { checkCommandNames, checkShellName } = api;
     loaded = ({ command, shell, env }) => {
       // An explicit shell is the agent's choice and must be one the operator configured.
       if (shell !== null) {
