@@ -15,7 +15,7 @@ import { createPortProbe } from "./platform/port_probe.ts";
 import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
 import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
-import { startNameChecker } from "./policy/name_checker.ts";
+import { startNameChecker } from "./policy/command_names/mod.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import { readsBash } from "./policy/shell_grammar.ts";
 import type { SessionFactory } from "./transports/session.ts";

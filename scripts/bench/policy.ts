@@ -4,8 +4,7 @@
  *
  *     deno run -P=test scripts/bench/policy.ts
  */
-import { BashParser } from "../../src/policy/bash_parser.ts";
-import { checkCommandNames } from "../../src/policy/command_names/mod.ts";
+import { loadBashParser, loadCommandNames } from "../../src/policy/command_names/mod.ts";
 import type { SectionResult } from "./table.ts";
 
 /** The p99 target of a 4 KB check. */
@@ -82,10 +81,11 @@ function measure(name: string, run: (i: number) => void, calls: number): BenchRe
 
 /** Runs the benchmark and returns its figures (milliseconds). */
 export async function benchPolicy(): Promise<BenchResult[]> {
+  const { checkCommandNames } = await loadCommandNames();
   const loads: number[] = [];
   for (let i = 0; i < LOAD_RUNS; i++) {
     const start = performance.now();
-    const parser = await BashParser.load();
+    const parser = await loadBashParser();
     loads.push(performance.now() - start);
     parser.close();
   }
@@ -99,7 +99,7 @@ export async function benchPolicy(): Promise<BenchResult[]> {
       p99Ms: percentile(later, 0.99),
     },
   ];
-  using parser = await BashParser.load();
+  using parser = await loadBashParser();
   const longCommands = Array.from({ length: 16 }, (_, i) => longCommand(i));
   results.push(
     measure("checkCommandNames ~100 B", (i) => {

@@ -4,6 +4,8 @@ export interface AdmissionRequest {
   sideEffects: readonly string[];
   shell: string | null;
   cwd: string | null;
+  /** The call's `env` overlay: its variables are checked while a name list is set. */
+  env: Readonly<Record<string, string>>;
 }
 
 /** Where the command may run, or why it may not (the `failed_to_start` error). */

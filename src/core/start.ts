@@ -27,6 +27,7 @@ export async function askPolicy(args: ExecuteArgs, options: ManagerOptions): Pro
     sideEffects: args.side_effects,
     shell: args.shell ?? null,
     cwd: args.cwd ?? null,
+    env: args.env ?? {},
   });
 }
 

@@ -9,8 +9,8 @@ export interface AdmissionRules {
   blockedSideEffects: ReadonlySet<string>;
   deny: RegExp | null;
   allow: RegExp | null;
-  /** Command-name lists (tree-sitter); absent when no list is configured. */
-  checkNames?: (command: string, shell: string | null) => Decision;
+  /** Command-name lists (tree-sitter) with their variable policy; absent without a list. */
+  checkNames?: (request: AdmissionRequest) => Decision;
   defaultCwd: string;
   allowedCwds: readonly string[];
   pathSeparator: "/" | "\\";
@@ -30,7 +30,7 @@ export function admit(request: AdmissionRequest, rules: AdmissionRules): Admissi
       request.shell === null
         ? { allow: true }
         : checkShellRegex(request.shell, { deny: rules.deny, allow: rules.allow }),
-    () => rules.checkNames?.(request.command, request.shell) ?? { allow: true },
+    () => rules.checkNames?.(request) ?? { allow: true },
   ];
   for (const step of steps) {
     const decision = step();

@@ -7,6 +7,9 @@ import {
   type StreamSelection,
 } from "../../src/core/output_log.ts";
 import { Utf8Normalizer } from "../../src/core/utf8.ts";
+import { testSeed } from "../seed.ts";
+
+const SEED = testSeed("output log paging", 31_337);
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -350,6 +353,7 @@ Deno.test("OutputLog paging in small steps returns exactly what one big read ret
         assert.equal(first ?? whole.startSeq, whole.startSeq);
       },
     ),
+    { seed: SEED },
   );
 });
 

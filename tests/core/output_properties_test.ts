@@ -7,9 +7,8 @@
  * and whether the ring buffer has dropped it.
  *
  * Sizes: 500 runs per property by default; `YIELDSHELL_LONG_TESTS=1` runs 10 000.
- * Seed: fixed (printed), so CI is reproducible; `YIELDSHELL_TEST_SEED=<n>` (or
- * `YIELDSHELL_FC_SEED`) replays another one and `random` explores. The model and the scenario
- * runner live in output_model.ts.
+ * Seed: fixed (printed), so CI is reproducible; `YIELDSHELL_TEST_SEED=<n>` replays another one and
+ * `YIELDSHELL_TEST_SEED=random` (or `deno task fuzz`) explores (tests/seed.ts).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -23,15 +22,14 @@ import {
   pageCap,
   runScenario,
   scenario,
-  seedFromEnv,
   streamOutput,
   STREAMS,
 } from "./output_model.ts";
+import { testSeed } from "../seed.ts";
 
 const LONG = Deno.env.get("YIELDSHELL_LONG_TESTS") === "1";
 const RUNS = LONG ? 10_000 : 500;
-const SEED = seedFromEnv(20_260_607);
-console.log(`output properties: fast-check seed ${SEED}, ${RUNS} runs per property`);
+const SEED = testSeed(`output properties (${RUNS} runs per property)`, 20_260_607);
 
 // ---------------------------------------------------------------------------------------------
 // The properties.

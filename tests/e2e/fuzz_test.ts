@@ -14,8 +14,8 @@
  * budgets of at most 300 ms.
  *
  * Sizes: 1 500 calls by default; `YIELDSHELL_LONG_TESTS=1` makes 6 000 (each run stops early
- * after 50 s and prints how many it made). Seed: fixed and printed; `YIELDSHELL_FC_SEED=<n>`
- * replays another one, `YIELDSHELL_FC_SEED=random` explores.
+ * after 50 s and prints how many it made). Seed: fixed and printed; `YIELDSHELL_TEST_SEED=<n>`
+ * replays another one, `YIELDSHELL_TEST_SEED=random` (or `deno task fuzz`) explores.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -40,17 +40,12 @@ import {
   startServer,
 } from "./harness.ts";
 import { linux } from "../os.ts";
+import { testSeed } from "../seed.ts";
 
 const LONG = Deno.env.get("YIELDSHELL_LONG_TESTS") === "1";
 const CALLS = LONG ? 6_000 : 1_500;
 const TIME_LIMIT_MS = 50_000;
-const SEED = seedFromEnv(7_000_007);
-
-function seedFromEnv(fixed: number): number {
-  const value = Deno.env.get("YIELDSHELL_FC_SEED");
-  if (value === undefined || value === "") return fixed;
-  return value === "random" ? Date.now() % 2 ** 31 : Number(value);
-}
+const SEED = testSeed("tool-input fuzz", 7_000_007);
 
 /** The SDK's element ceiling the server sets (`maxToolInputElements` in src/mcp/server.ts). */
 const MAX_INPUT_ELEMENTS = 10_000;
@@ -568,7 +563,7 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
     assert.deepEqual(tools.map((tool: { name: string }) => tool.name).sort(), listed);
     const targets = new Targets(session);
     const started = performance.now();
-    console.log(`fuzz: fast-check seed ${SEED}, up to ${CALLS} calls`);
+    console.log(`fuzz: seed ${SEED}, up to ${CALLS} calls`);
 
     await fc.assert(
       fc.asyncProperty(call, async (generated) => {

@@ -5,8 +5,8 @@ const RULES: AdmissionRules = {
   blockedSideEffects: new Set(["RUNS_INLINE_CODE"]),
   deny: /forbidden/,
   allow: null,
-  checkNames: (command) =>
-    command.includes("rm")
+  checkNames: ({ command, env }) =>
+    command.includes("rm") || "LD_PRELOAD" in env
       ? { allow: false, reason: "Command 'rm' is blocked by the blacklist" }
       : {
         allow: true,
@@ -22,33 +22,44 @@ Deno.test("admission checks side effects, regexes, command names, then cwd, firs
   const steps: [string, Parameters<typeof admit>[0], RegExp][] = [
     [
       "side effects first",
-      { command: "forbidden rm", sideEffects: ["RUNS_INLINE_CODE"], shell: null, cwd: "/etc" },
+      {
+        command: "forbidden rm",
+        sideEffects: ["RUNS_INLINE_CODE"],
+        shell: null,
+        cwd: "/etc",
+        env: {},
+      },
       /^Side-effect category blocked by policy/,
     ],
     [
       "then the regexes",
-      { command: "forbidden rm", sideEffects: ["NONE"], shell: null, cwd: "/etc" },
+      { command: "forbidden rm", sideEffects: ["NONE"], shell: null, cwd: "/etc", env: {} },
       /^Command denied by policy$/,
     ],
     [
       "then the shell against the regexes",
-      { command: "rm", sideEffects: ["NONE"], shell: "/forbidden/sh", cwd: "/etc" },
+      { command: "rm", sideEffects: ["NONE"], shell: "/forbidden/sh", cwd: "/etc", env: {} },
       /^Shell rejected by policy: Command denied by policy$/,
     ],
     [
       "then command names",
-      { command: "rm x", sideEffects: ["NONE"], shell: null, cwd: "/etc" },
+      { command: "rm x", sideEffects: ["NONE"], shell: null, cwd: "/etc", env: {} },
       /blacklist/,
     ],
     [
       "then the cwd roots",
-      { command: "ls", sideEffects: ["NONE"], shell: null, cwd: "/etc" },
+      { command: "ls", sideEffects: ["NONE"], shell: null, cwd: "/etc", env: {} },
       /^Cwd not under allowed roots: \/etc$/,
     ],
     [
       "then the cwd's existence",
-      { command: "ls", sideEffects: ["NONE"], shell: null, cwd: "missing" },
+      { command: "ls", sideEffects: ["NONE"], shell: null, cwd: "missing", env: {} },
       /\/work\/missing/,
+    ],
+    [
+      "then the variables of the env argument, with the names",
+      { command: "ls", sideEffects: ["NONE"], shell: null, cwd: "/etc", env: { LD_PRELOAD: "x" } },
+      /blacklist/,
     ],
   ];
   for (const [name, request, expected] of steps) {
@@ -59,11 +70,11 @@ Deno.test("admission checks side effects, regexes, command names, then cwd, firs
     });
   }
   assert.deepEqual(
-    admit({ command: "ls", sideEffects: ["NONE"], shell: null, cwd: "app" }, RULES),
+    admit({ command: "ls", sideEffects: ["NONE"], shell: null, cwd: "app", env: {} }, RULES),
     { allow: true, cwd: "/work/app" },
   );
   assert.deepEqual(
-    admit({ command: "ls", sideEffects: ["NONE"], shell: null, cwd: null }, RULES),
+    admit({ command: "ls", sideEffects: ["NONE"], shell: null, cwd: null, env: {} }, RULES),
     { allow: true, cwd: "/work" },
   );
 });

@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { BashParseError, BashParser, MAX_SOURCE_BYTES } from "../../src/policy/bash_parser.ts";
+import { BashParser, MAX_SOURCE_BYTES } from "../../src/policy/command_names/bash_parser.ts";
 import {
-  checkCommandNames,
-  checkShellName,
-  extractCommandNames,
+  BashParseError,
   type ExtractResult,
+  loadCommandNames,
   type NameLists,
-} from "../../src/policy/command_names.ts";
+} from "../../src/policy/command_names/mod.ts";
 
 const parser = await BashParser.load();
+const { checkCommandNames, checkShellGrammar, checkShellName, extractCommandNames } =
+  await loadCommandNames();
 
 const BLACKLIST_RM: NameLists = { blacklist: ["rm"], whitelist: [] };
 const WHITELIST: NameLists = { blacklist: ["rm"], whitelist: ["git", "ls", "echo", "wc"] };
@@ -18,11 +19,12 @@ const PARSE_FAILURE =
 const UNKNOWN =
   /^Command name cannot be determined statically \(.+\); the command-name policy rejects it while a blacklist or whitelist is configured$/;
 
+/** Names as a POSIX shell (dash, the usual /bin/sh) would run them; bash-only rules aside. */
 function extract(command: string): ExtractResult {
   const tree = parser.parse(command);
   try {
     assert.equal(tree.rootNode.hasError, false, `parse error in ${JSON.stringify(command)}`);
-    return extractCommandNames(tree.rootNode, parser, { source: command });
+    return extractCommandNames(tree.rootNode, parser, { source: command, dialect: "posix" });
   } finally {
     tree.delete();
   }
@@ -82,7 +84,8 @@ const PARSER_CASES: [string, string[]][] = [
   ["X=$(a) Y=`b` c", ["a", "b", "c"]],
   ["X=$(a)", ["a"]],
   [">out a 2>&1 <in", ["a"]],
-  ["[[ -n $(a) ]] && (( $(b) > 1 ))", ["a", "b"]],
+  // dash has no `(( ))`: it runs `( i++ )`, a subshell running a command named i++.
+  ["(( i++ ))", ["i++"]],
   ["echo $((1 + $(a)))", ["echo", "a"]],
   ["echo ${x:-$(a)}", ["echo", "a"]],
   ["! a | b", ["a", "b"]],
@@ -287,6 +290,7 @@ const UNKNOWNS: [string, RegExp][] = [
   ["$(which rm) x", /command substitution/],
   ["`which rm` x", /command substitution/],
   ["$((1)) x", /arithmetic expansion/],
+  ["(( $(b) > 1 ))", /command substitution/],
   ["eval ls", /eval runs a string as code/],
   ["source ./env.sh", /source runs a file as code/],
   [". ./env.sh", /\. runs a file as code/],
@@ -302,9 +306,14 @@ const UNKNOWNS: [string, RegExp][] = [
   ["cat\\ \\\nrm x", /line continuation/],
   ["> $ rm", /\$ before a blank/],
   ["timermtimeifbashif#c # x\n=", /# inside a word/],
-  ["\\\r\nrm x", /backslash between words/],
+  ["\\\r\nrm x", /backslash before a carriage return/],
   ["1x=1 ls", /reads as an assignment/],
   ["ls && -rm2>&1", /reads as a file descriptor/],
+  // Issue 10: the grammar drops a `-` word before an assignment or a redirection; bash runs it.
+  ["ssh ;- ProxCyommand='mr 'x host l", /word starting with - that the grammar drops/],
+  ["ls && - FOO=1 x", /word starting with - that the grammar drops/],
+  ["echo $(- 2>&1 x)", /word starting with - that the grammar drops/],
+  ["-ab\\\nFOO=1 x", /word starting with - that the grammar drops/],
   ["coproc X { ``rm x; }", /coproc with a name/],
   ["[[in -n $(ls) ]]", /\[ not followed by a blank/],
   ["*EXIT=rm", /reads as an assignment/],
@@ -316,7 +325,7 @@ const UNKNOWNS: [string, RegExp][] = [
   ["{rm; }", /\{ not followed by a blank/],
   ["ls\n\\rm -rf x", /line break before a backslash/],
   ["ls -la\n\n\\\nrm -rf x", /line break before a backslash/],
-  ["'] ]]' x; ] ]] x", /blank or line break the grammar kept inside a word/],
+  ["'] ]]' x; ] ]] x", /blank/],
   ["echo x | bash", /reads its script from standard input/],
   ["bash", /reads its script from standard input/],
   ["bash -s", /reads its script from standard input/],
@@ -365,7 +374,6 @@ const UNKNOWNS: [string, RegExp][] = [
   ["alias ll='rm -rf'", /aliases change what later names run/],
   ["hash -p /bin/rm ls", /hash can bind a command name/],
   ["enable -f ./x.so x", /shared object/],
-  ["BASH_ENV=./x.sh bash -c ls", /BASH_ENV makes a shell run a file first/],
   ['EDITOR="$e" git commit', /EDITOR holds a command line/],
   ["zsh -c 'ls *(e:rm x:)'", /script passed to zsh -c could not be parsed as bash/],
   ["bash -c 'echo \"unterminated'", /could not be parsed as bash/],
@@ -541,7 +549,8 @@ Deno.test("without lists every command is allowed without parsing", () => {
   for (const command of ["rm -rf /", "(((", "eval x", "x".repeat(MAX_SOURCE_BYTES + 1)]) {
     assert.deepEqual(checkCommandNames(command, none, parser), { allow: true });
   }
-  assert.deepEqual(checkShellName("/usr/bin/python3", none), { allow: true });
+  const rules = { defaultShell: "/bin/sh", realPath: () => null };
+  assert.deepEqual(checkShellName("/usr/bin/python3", none, rules), { allow: true });
 });
 
 Deno.test("commands over the size limit are refused with the reason", () => {
@@ -566,35 +575,46 @@ Deno.test("messages escape control characters and shorten long names", () => {
   );
 });
 
-Deno.test("checkShellName checks the shell as a name and requires a bash-like shell", () => {
-  assert.deepEqual(checkShellName("/bin/bash", BLACKLIST_RM), { allow: true });
-  assert.deepEqual(checkShellName("sh", BLACKLIST_RM), { allow: true });
-  assert.equal(
-    checkShellName("/bin/bash", { blacklist: ["bash"], whitelist: [] }).allow,
-    false,
-  );
-  assert.deepEqual(checkShellName("/bin/bash", { blacklist: ["bash"], whitelist: [] }), {
+Deno.test("checkShellName accepts only the configured shell, or a whitelisted path that reads bash", () => {
+  // A fake file system: /tmp/x/sh is a link to python3, /opt/sh a link to dash.
+  const files: Record<string, string> = {
+    "/bin/sh": "/usr/bin/dash",
+    "/bin/bash": "/usr/bin/bash",
+    "/tmp/x/sh": "/usr/bin/python3.11",
+    "/opt/sh": "/usr/bin/dash",
+  };
+  const rules = { defaultShell: "/bin/sh", realPath: (path: string) => files[path] ?? null };
+  const whitelist = { blacklist: [], whitelist: ["ls", "/bin/bash", "/tmp/x/sh", "/missing/sh"] };
+  assert.deepEqual(checkShellName("/bin/sh", BLACKLIST_RM, rules), { allow: true });
+  assert.deepEqual(checkShellName("/bin/sh", whitelist, rules), { allow: true });
+  assert.deepEqual(checkShellName("/bin/bash", whitelist, rules), { allow: true });
+  const notConfigured = (shell: string, also = "") =>
+    `Shell '${shell}' is not a configured shell: while a blacklist or whitelist is set, commands run only in '/bin/sh'${also}; omit shell`;
+  for (const shell of ["/bin/bash", "sh", "bash", "/opt/sh", "/tmp/x/sh"]) {
+    assert.deepEqual(checkShellName(shell, BLACKLIST_RM, rules), {
+      allow: false,
+      reason: notConfigured(shell),
+    });
+  }
+  for (const shell of ["bash", "/opt/sh", "zsh"]) {
+    assert.deepEqual(checkShellName(shell, whitelist, rules), {
+      allow: false,
+      reason: notConfigured(shell, " or an absolute path the whitelist lists"),
+    });
+  }
+  assert.deepEqual(checkShellName("/tmp/x/sh", whitelist, rules), {
     allow: false,
-    reason: "Shell '/bin/bash' is blocked by the blacklist",
+    reason:
+      "Shell '/tmp/x/sh' ('/usr/bin/python3.11') does not read bash syntax, so the names of the commands it runs cannot be determined statically; the command-name policy rejects it while a blacklist or whitelist is configured",
   });
-  assert.deepEqual(checkShellName("bash", { blacklist: [], whitelist: ["bash"] }), {
-    allow: true,
-  });
-  assert.deepEqual(checkShellName("zsh", { blacklist: [], whitelist: ["bash"] }), {
+  assert.deepEqual(checkShellName("/missing/sh", whitelist, rules), {
     allow: false,
-    reason: "Shell 'zsh' is not in the whitelist",
+    reason: "Shell '/missing/sh' does not exist; omit shell",
   });
   for (const shell of ["/usr/bin/python3", "fish", "node", "C:\\Windows\\System32\\cmd.exe"]) {
-    const decision = checkShellName(shell, BLACKLIST_RM);
-    assert.equal(decision.allow, false);
-    assert.match(
-      decision.allow ? "" : decision.reason,
-      /^Shell '.+' does not read bash syntax, so the names of the commands it runs cannot be determined statically; the command-name policy rejects it while a blacklist or whitelist is configured$/,
-    );
+    assert.match(checkShellGrammar(shell).allow ? "" : "refused", /refused/);
   }
-  assert.deepEqual(checkShellName("C:\\Program Files\\Git\\bin\\bash.exe", BLACKLIST_RM), {
-    allow: true,
-  });
+  assert.deepEqual(checkShellGrammar("C:\\Program Files\\Git\\bin\\bash.exe"), { allow: true });
 });
 
 Deno.test("BashParser: closed parsers refuse to parse; close is idempotent", async () => {

@@ -1,10 +1,14 @@
 import { errorText } from "../../contract/error_text.ts";
-import { BashParseError, type BashParser } from "../bash_parser.ts";
+import { BashParseError } from "./bash_parse_error.ts";
+import type { BashParser } from "./bash_parser.ts";
 import type { Decision } from "../decision.ts";
-import { extractCommandNames } from "./extract_command_names.ts";
+import { extractCommandNames, type ExtractOptions } from "./extract_command_names.ts";
 import type { ExtractResult } from "./extract_result.ts";
 import { quoteName, UNKNOWN_SUFFIX } from "./messages.ts";
 import { blacklistKey, checkName, listMode, type Mode, type NameLists } from "./name_lists.ts";
+
+/** Options of {@link checkCommandNames}: how the command will run. */
+export type CheckOptions = Pick<ExtractOptions, "dialect" | "shDialect" | "env">;
 
 /**
  * Checks every command name `command` would run against the lists.
@@ -14,6 +18,7 @@ export function checkCommandNames(
   command: string,
   lists: NameLists,
   parser: BashParser,
+  options: CheckOptions = {},
 ): Decision {
   const mode = listMode(lists);
   if (mode === null) return { allow: true };
@@ -39,7 +44,11 @@ export function checkCommandNames(
             "Command could not be parsed as bash; the command-name policy fails closed while a list is configured",
         };
       }
-      const result = extractCommandNames(tree.rootNode, parser, { source: command, deadline });
+      const result = extractCommandNames(tree.rootNode, parser, {
+        ...options,
+        source: command,
+        deadline,
+      });
       return decide(result, lists, mode);
     } finally {
       tree.delete();
@@ -54,12 +63,13 @@ export function checkCommandNames(
   }
 }
 
-/** The names decide first, then an unknown name, then shadowing functions or a changed PATH. */
+/** The names decide first, then a refusal, then an unknown name, then shadowing functions. */
 function decide(result: ExtractResult, lists: NameLists, mode: Mode): Decision {
   for (const name of result.names) {
     const decision = checkName(name, lists, mode);
     if (!decision.allow) return decision;
   }
+  if ("refused" in result) return { allow: false, reason: result.refused };
   if ("unknown" in result) {
     return {
       allow: false,
@@ -75,12 +85,6 @@ function decide(result: ExtractResult, lists: NameLists, mode: Mode): Decision {
         reason: `Defining a function named ${quoteName(shadow)} is blocked by the blacklist`,
       };
     }
-  } else if (result.reassignsPath) {
-    return {
-      allow: false,
-      reason:
-        `Command name cannot be determined statically (the command may change PATH, so whitelisted bare names could run other files)${UNKNOWN_SUFFIX}`,
-    };
   }
   return { allow: true };
 }

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from "../bash_parser.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
 import type { Arg, Script } from "./words.ts";
 
 /** The words of a simple command as bash reads them, from the command name on. */

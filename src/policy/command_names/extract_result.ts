@@ -4,9 +4,13 @@ export interface CommandNames {
   names: string[];
   /** Names of the functions the command line defines. */
   functions: string[];
-  /** Whether the command line may change PATH, so bare names may resolve to other files. */
-  reassignsPath: boolean;
 }
 
-/** Names, or why a command name cannot be known statically (with the names found so far). */
-export type ExtractResult = CommandNames | { unknown: string; names: string[] };
+/**
+ * Names; or why a command name cannot be known statically (`unknown`), or why the command is
+ * refused outright (`refused`, a complete message), each with the names found so far.
+ */
+export type ExtractResult =
+  | CommandNames
+  | { unknown: string; names: string[] }
+  | { refused: string; names: string[] };

@@ -7,6 +7,51 @@ export interface NameLists {
   whitelist: readonly string[];
 }
 
+/**
+ * Shell builtins that cannot run another program, allowed by a whitelist without being listed:
+ * as bare names the shell runs its builtin. (`exec`, `command`, `builtin`, `eval`, `source`,
+ * `trap`, `kill` and the like are not among them.) Their arguments are still read: `read PATH`
+ * and `printf -v 'a[$(rm x)]'` are refused.
+ */
+export const SAFE_BUILTINS: ReadonlySet<string> = new Set([
+  ":",
+  "true",
+  "false",
+  "cd",
+  "pwd",
+  "pushd",
+  "popd",
+  "dirs",
+  "echo",
+  "printf",
+  "test",
+  "[",
+  "read",
+  "export",
+  "unset",
+  "readonly",
+  "declare",
+  "typeset",
+  "local",
+  "set",
+  "shift",
+  "exit",
+  "return",
+  "break",
+  "continue",
+  "wait",
+  "getopts",
+  "umask",
+  "ulimit",
+  "times",
+  "type",
+  "let",
+  "shopt",
+  "unalias",
+  "help",
+  "caller",
+]);
+
 /** The list in force. */
 export type Mode = "blacklist" | "whitelist";
 
@@ -33,7 +78,7 @@ export function checkName(name: string, lists: NameLists, mode: Mode): Decision 
     }
     return { allow: true };
   }
-  if (lists.whitelist.includes(name)) return { allow: true };
+  if (lists.whitelist.includes(name) || SAFE_BUILTINS.has(name)) return { allow: true };
   const base = basename(name);
   const bare = name.includes("/") && lists.whitelist.includes(base);
   const hint = bare

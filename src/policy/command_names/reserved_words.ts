@@ -24,3 +24,6 @@ export const RESERVED_OTHER: ReadonlySet<string> = new Set([
   "[[",
   "]]",
 ]);
+
+/** Reserved words of bash that a POSIX shell (dash) runs as ordinary command names. */
+export const BASH_RESERVED: ReadonlySet<string> = new Set(["[[", "]]", "function", "select"]);

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from "../bash_parser.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
 import { endsWord, type Script } from "./words.ts";
 
 /** Nodes that are one simple command: bash ends them at an unescaped line break. */
@@ -12,6 +12,9 @@ const WORD_NODES = [
   "expansion",
 ];
 
+/** A dash word the grammar's scanner may drop: `-` before a blank, or `-abc` before `\\<newline>`. */
+const DROPPED_DASH = /^-(?:[ \t\n]|[A-Za-z]*\\\r?\n)/;
+
 /**
  * Checks the spots where tree-sitter-bash and bash may read the text differently (found
  * with differential tests against bash), and returns the first where they do, or null:
@@ -22,19 +25,29 @@ const WORD_NODES = [
  * - a line break right before a backslash: the grammar may carry the command on across it
  *   (`ls<newline>\rm x` is one command to it, two to bash);
  * - a carriage return outside quotes: a word character to bash, a blank to the grammar;
- * - `$ name` read as an expansion, `#` read as a comment inside a word.
+ * - `$ name` read as an expansion, `#` read as a comment inside a word;
+ * - a word of dashes and letters before a blank or a line continuation that no token holds: the
+ *   grammar's scanner drops it when an assignment or a redirection follows (`- FOO=1 x` runs
+ *   `-` in bash, the grammar sees only `x`).
  */
 export function findSuspectSpot(root: SyntaxNode, script: Script): string | null {
   const text = script.text;
-  if (!/[\\\r#]|\$\s/.test(text)) return null;
+  const bracketWord = findBracketWord(root, script);
+  if (bracketWord !== null) return bracketWord;
+  if (!/[\\\r#]|\$\s|-[\s\\]/.test(text)) return null;
   const at = (i: number) => root.descendantForIndex(i + script.offset, i + script.offset + 1);
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     let problem: string | null = null;
     if (c === "\\") {
-      if (text[i + 1] !== "\n") {
+      if (text[i + 1] === "\r" && text[i + 2] === "\n") {
+        problem =
+          "a backslash before a carriage return, which the grammar takes for a line continuation";
+      } else if (text[i + 1] !== "\n") {
         if (!isToken(at(i))) problem = "a backslash between words, which bash keeps in a word";
         i++;
+      } else if (at(i)?.type === "comment") {
+        problem = "a comment ending in a backslash, which the grammar carries on to the next line";
       } else {
         const node = at(i);
         const after = text[i + 2] ?? " ";
@@ -60,8 +73,67 @@ export function findSuspectSpot(root: SyntaxNode, script: Script): string | null
       }
     } else if (c === "#" && i > 0 && !endsWord(text, i - 1)) {
       if (at(i)?.type === "comment") problem = "a # inside a word, which bash keeps in the word";
+    } else if (c === "-" && DROPPED_DASH.test(text.slice(i, i + 80)) && !isToken(at(i))) {
+      problem = "a word starting with - that the grammar drops, which bash runs as a command";
     }
     if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** Operators that end a command: inside a `[ ]` test the grammar keeps them, bash does not. */
+const COMMAND_ENDS = ["|", "&&", "||", "|&", ";", "&"];
+/** Nodes inside which an operator or a line break belongs to other text. */
+const OTHER_TEXT = new Set([
+  "command_substitution",
+  "process_substitution",
+  "string",
+  "raw_string",
+  "arithmetic_expansion",
+]);
+
+/**
+ * Why bash would not read a `[ ... ]` test as one command, or null: the grammar keeps `|`,
+ * `&&`, `;` and line breaks inside it (`[ -n x | ]]`), where bash ends the `[` command and
+ * starts another.
+ */
+export function bracketTestProblem(node: SyntaxNode): string | null {
+  const text = node.text;
+  if (!text.startsWith("[") || text.startsWith("[[")) return null;
+  const inOtherText = (inner: SyntaxNode | null) => {
+    for (let at = inner; at !== null && at.id !== node.id; at = at.parent) {
+      if (OTHER_TEXT.has(at.type)) return true;
+    }
+    return false;
+  };
+  for (const operator of node.descendantsOfType(COMMAND_ENDS)) {
+    if (operator !== null && !inOtherText(operator.parent)) {
+      return "a [ test holding an operator that ends the command in bash";
+    }
+  }
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+    const at = node.startIndex + i;
+    const inner = node.descendantForIndex(at, at + 1);
+    if (!inOtherText(inner) && text[i - 1] !== "\\") {
+      return "a [ test over a line break, which ends the command in bash";
+    }
+  }
+  return null;
+}
+
+/** Runs of `{`, `}`, `[`, `]` apart by blanks, which the grammar may join into one word. */
+const BRACKET_RUN = /[{}[\]](?:[ \t]|\\\r?\n)+(?=[{}[\]])/g;
+
+/**
+ * A word of brackets and braces the grammar joined across a blank (`} [[`, `} } {`): to
+ * bash these are separate words, one of which may be a command.
+ */
+function findBracketWord(root: SyntaxNode, script: Script): string | null {
+  for (const match of script.text.matchAll(BRACKET_RUN)) {
+    const at = match.index + 1 + script.offset;
+    if (root.descendantForIndex(at, at + 1)?.type === "word") {
+      return "a word the grammar joins across a blank, which bash splits there";
+    }
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from "../bash_parser.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
 
 /** A word's value when it is static, or why it is not. */
 export type Word =

@@ -1,6 +1,7 @@
-import { errorText } from "../contract/error_text.ts";
+import { errorText } from "../../contract/error_text.ts";
 import { Language, Parser } from "web-tree-sitter";
 import type { Node, Tree } from "web-tree-sitter";
+import { BashParseError } from "./bash_parse_error.ts";
 
 /** A node of a bash syntax tree; other modules use this alias, never web-tree-sitter. */
 export type SyntaxNode = Node;
@@ -28,11 +29,6 @@ const WARM_UP_SCRIPT = [
 
 const GRAMMAR_SPECIFIER = "tree-sitter-bash/tree-sitter-bash.wasm";
 const RUNTIME_SPECIFIER = "web-tree-sitter/tree-sitter.wasm";
-
-/** Raised when a command cannot be parsed at all: too large, too slow, or parser closed. */
-export class BashParseError extends Error {
-  override name = "BashParseError";
-}
 
 /** Options of {@link BashParser.load}. */
 export interface BashParserOptions {

@@ -1,6 +1,7 @@
-import type { SyntaxNode } from "../bash_parser.ts";
-import type { Invocation } from "./invocation.ts";
-import { resolveIn } from "./run_env.ts";
+import type { SyntaxNode } from "./bash_parser.ts";
+import type { Invocation } from "./command_reader.ts";
+import type { Dialect } from "./dialect.ts";
+import { resolveIn } from "./run_context.ts";
 import { type Arg, DYNAMIC_REASONS, resolve, staticWord, wordProblem } from "./words.ts";
 
 /** Script files that are standard input. */
@@ -9,26 +10,38 @@ export const STDIN_FILES = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
 export const DEVICE_FILES = /^\/(dev|proc)\//;
 
 /** Reads a script given as one argument (`bash -c SCRIPT`, `trap ACTION`); null, as `Next`. */
-export function readScriptArg(call: Invocation, arg: Arg | undefined, what: string): null {
-  const { collector, env } = call;
+export function readScriptArg(
+  call: Invocation,
+  arg: Arg | undefined,
+  what: string,
+  dialect: Dialect = "bash",
+): null {
+  const { collector, context } = call;
   if (arg === undefined) {
-    return collector.fail(env.openEnded ?? `${what} is missing; it may be supplied at run time`);
+    return collector.fail(
+      context.openEnded ?? `${what} is missing; it may be supplied at run time`,
+    );
   }
-  const word = resolveIn(arg, env);
+  const word = resolveIn(arg, context);
   if ("dynamic" in word) {
     return collector.fail(`${what} is not a static string: it contains ${word.dynamic}`);
   }
   const problem = wordProblem(word, what);
   if (problem !== null) return collector.fail(problem);
-  collector.script(word.value, what, env.nesting);
+  collector.script(word.value, what, context.nesting, dialect);
   return null;
 }
 
 /** A program reading a script from standard input: here-documents are read, else unknown. */
-export function readStdinScript(call: Invocation, who: string, parse: boolean): null {
-  const { collector, env } = call;
+export function readStdinScript(
+  call: Invocation,
+  who: string,
+  parse: boolean,
+  dialect: Dialect = "bash",
+): null {
+  const { collector, context } = call;
   const what = `${who} reads its script from standard input`;
-  const node = env.stdin;
+  const node = context.stdin;
   if (node === null) return collector.fail(`${what}, which the policy cannot see`);
   const redirects: SyntaxNode[] = [];
   for (const child of node.children) {
@@ -51,7 +64,9 @@ export function readStdinScript(call: Invocation, who: string, parse: boolean): 
       texts.push(text);
     } else if (redirect.type === "herestring_redirect") {
       const value = redirect.lastNamedChild;
-      const word = value === null ? staticWord("") : resolve({ node: value, script: env.script });
+      const word = value === null
+        ? staticWord("")
+        : resolve({ node: value, script: context.script });
       if ("dynamic" in word) return collector.fail(`${what}, a here-string with ${word.dynamic}`);
       texts.push(`${word.value}\n`);
     } else if (redirect.type === "file_redirect") {
@@ -67,7 +82,9 @@ export function readStdinScript(call: Invocation, who: string, parse: boolean): 
   if (!parse) {
     return collector.fail(`${what} (a here-document or here-string), which is not bash`);
   }
-  for (const text of texts) collector.script(text, `the here-document fed to ${who}`, env.nesting);
+  for (const text of texts) {
+    collector.script(text, `the here-document fed to ${who}`, context.nesting, dialect);
+  }
   return null;
 }
 
@@ -103,15 +120,16 @@ export function readJoinedScript(
   call: Invocation,
   operands: readonly number[],
   what: string,
+  dialect: Dialect = "bash",
 ): null {
-  const { collector, args, env } = call;
+  const { collector, args, context } = call;
   const parts: string[] = [];
   for (const index of operands) {
-    const word = resolveIn(args[index], env);
+    const word = resolveIn(args[index], context);
     if ("dynamic" in word) return collector.fail(`${what} contains ${word.dynamic}`);
     parts.push(word.value);
   }
-  collector.script(parts.join(" "), what, env.nesting);
+  collector.script(parts.join(" "), what, context.nesting, dialect);
   return null;
 }
 
@@ -121,10 +139,10 @@ export function readOptionScripts(
   start: number,
   options: { who: string; names: readonly string[] },
 ): null {
-  const { collector, args, env } = call;
+  const { collector, args, context } = call;
   const { who, names } = options;
   for (let i = start; i < args.length; i++) {
-    const word = resolveIn(args[i], env);
+    const word = resolveIn(args[i], context);
     if (!("value" in word)) continue;
     const text = word.value;
     for (const name of names) {
@@ -133,7 +151,7 @@ export function readOptionScripts(
         i++;
       } else if (text.startsWith(`${name}=`) || (name.length === 2 && text.startsWith(name))) {
         const value = text.slice(name.length + (text[name.length] === "=" ? 1 : 0));
-        collector.script(value, `the command given to ${who} ${name}`, env.nesting);
+        collector.script(value, `the command given to ${who} ${name}`, context.nesting, "bash");
       }
     }
   }

@@ -1,8 +1,8 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { readJoinedScript, readStdinScript } from "./scripts.ts";
-import type { Arg } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import { readJoinedScript, readStdinScript } from "../embedded_scripts.ts";
+import type { Arg } from "../words.ts";
 
 /** Reads `ssh`: the remote command (joined like `sh -c`) and commands in `-o` options. */
 export function readSsh(call: Invocation): Next {
@@ -35,8 +35,8 @@ export function readSsh(call: Invocation): Next {
 
 /** Reads an `ssh -o` option: the ones holding a local command are scripts. */
 function sshOption(call: Invocation, value: Arg): void {
-  const { collector, env } = call;
-  const word = resolveIn(value, env);
+  const { collector, context } = call;
+  const word = resolveIn(value, context);
   if (!("value" in word)) {
     collector.fail(`an ssh -o option contains ${word.dynamic}`);
     return;
@@ -44,6 +44,6 @@ function sshOption(call: Invocation, value: Arg): void {
   const match = /^\s*(\w+)\s*(?:=|\s)\s*(.*)$/s.exec(word.value);
   if (match === null) return;
   if (/^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i.test(match[1])) {
-    collector.script(match[2], `the ssh ${match[1]} command`, env.nesting);
+    collector.script(match[2], `the ssh ${match[1]} command`, context.nesting, "bash");
   }
 }

@@ -1,11 +1,11 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { hasOption, scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import type { Arg } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { hasOption, scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import type { Arg } from "../words.ts";
 
 /** Reads `sed`: a script that can run commands (`e`, `s///e`) or is read from a file is refused. */
 export function readSed(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const scan = scanOptions(args, start, {
     short: "efl",
     attached: "i",
@@ -25,7 +25,7 @@ export function readSed(call: Invocation): Next {
   }
   if (scripts.length === 0 && scan.operands.length > 0) scripts.push(args[scan.operands[0]]);
   for (const script of scripts) {
-    const word = resolveIn(script, env);
+    const word = resolveIn(script, context);
     if (!("value" in word)) return collector.fail(`the ${name} script contains ${word.dynamic}`);
     const verdict = sedRunsCommands(word.value);
     if (verdict) return collector.fail(`the ${name} script ${verdict}`);

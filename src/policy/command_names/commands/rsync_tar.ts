@@ -1,7 +1,7 @@
-import type { Invocation } from "./invocation.ts";
-import { scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { readScriptArg } from "./scripts.ts";
+import type { Invocation } from "../command_reader.ts";
+import { scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import { readScriptArg } from "../embedded_scripts.ts";
 
 /** rsync options: those taking a value, and those whose value is a command line. */
 const RSYNC_OPTIONS = {
@@ -54,10 +54,10 @@ const TAR_OPTIONS = {
 };
 
 /** `rsync` and `tar`: options whose value is a command line (`-e`, `--to-command`...). */
-export function readCommandOptions(call: Invocation): null {
-  const { collector, name, args, start, env } = call;
+export function readRsyncOrTar(call: Invocation): null {
+  const { collector, name, args, start, context } = call;
   const rsync = name === "rsync";
-  const first = args[start] === undefined ? null : resolveIn(args[start], env);
+  const first = args[start] === undefined ? null : resolveIn(args[start], context);
   // Old-style `tar xIf prog file` bundles letters without a dash.
   if (
     !rsync && first !== null && "value" in first && /^[A-Za-z]*[IF][A-Za-z]*$/.test(first.value)
@@ -76,7 +76,7 @@ export function readCommandOptions(call: Invocation): null {
     if (scripts.includes(option)) {
       readScriptArg(call, value, `the command given to ${name} ${option}`);
     } else if (option === "--checkpoint-action" && value !== undefined) {
-      const action = resolveIn(value, env);
+      const action = resolveIn(value, context);
       if (!("value" in action)) {
         return collector.fail(`a ${name} action contains ${action.dynamic}`);
       }
@@ -84,7 +84,8 @@ export function readCommandOptions(call: Invocation): null {
         collector.script(
           action.value.slice(5),
           `the command given to ${name} ${option}`,
-          env.nesting,
+          context.nesting,
+          "bash",
         );
       }
     }

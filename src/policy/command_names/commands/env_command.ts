@@ -1,14 +1,15 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { resolveIn } from "./run_env.ts";
-import { type Arg, staticWord, wordProblem } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { resolveIn } from "../run_context.ts";
+import { type Arg, staticWord, wordProblem } from "../words.ts";
+import { writeOperand } from "./wrappers.ts";
 
 /** Reads `env`: options, `NAME=VALUE` words, `-S` strings, then the command it runs. */
 export function readEnv(call: Invocation): Next {
-  const { collector, args, start, env } = call;
+  const { collector, args, start, context } = call;
   let list = args;
   let i = start;
   while (i < list.length) {
-    const word = resolveIn(list[i], env);
+    const word = resolveIn(list[i], context);
     const problem = wordProblem(word, "an argument of env");
     if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
     const text = word.value;
@@ -29,6 +30,7 @@ export function readEnv(call: Invocation): Next {
       if (takesValue !== undefined && option.length > 0) {
         const value = eq >= 0 ? staticWord(text.slice(eq + 1)) : list[i + 1];
         if (takesValue === "split-string") split = envSplitValue(call, value);
+        if (takesValue === "unset" && value !== undefined) unsetVariable(call, value);
         if (eq < 0) i++;
       }
     } else if (text.length > 1 && text[0] === "-") {
@@ -39,13 +41,15 @@ export function readEnv(call: Invocation): Next {
         const value = attached.length > 0 ? staticWord(attached) : list[i + 1];
         if (attached.length === 0) i++;
         if (letter === "S") split = envSplitValue(call, value);
-        if (letter === "P") collector.reassignPath();
+        if (letter === "P") collector.variableWrite("PATH", null, context.nesting);
+        if (letter === "u" && value !== undefined) unsetVariable(call, value);
         break;
       }
     } else {
-      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(text);
-      if (match === null) break;
-      collector.assignment(match[1], staticWord(text.slice(match[0].length)), env.nesting);
+      // env sets every NAME=VALUE operand before the command, whatever the name.
+      const eq = text.indexOf("=");
+      if (eq < 0) break;
+      writeOperand(call, text.slice(0, eq), text.slice(eq + 1));
     }
     i++;
     if (split === null) return null;
@@ -56,15 +60,25 @@ export function readEnv(call: Invocation): Next {
       i = 0;
     }
   }
-  if (i >= list.length) return env.openEnded === null ? null : collector.fail(env.openEnded);
-  return { args: list, index: i, env: { ...env, nesting: env.nesting + 1 } };
+  if (i >= list.length) {
+    return context.openEnded === null ? null : collector.fail(context.openEnded);
+  }
+  return { args: list, index: i, context: { ...context, nesting: context.nesting + 1 } };
+}
+
+/** `env -u NAME`: unsetting PATH changes what bare names run. */
+function unsetVariable(call: Invocation, value: Arg): void {
+  const word = resolveIn(value, call.context);
+  if (!("value" in word) || word.value === "PATH") {
+    call.collector.variableWrite("PATH", null, call.context.nesting);
+  }
 }
 
 /** The string given to `env -S`, or null when it cannot be read (the reason is recorded). */
 function envSplitValue(call: Invocation, value: Arg | undefined): string | null {
-  const { collector, env } = call;
+  const { collector, context } = call;
   if (value === undefined) return "";
-  const word = resolveIn(value, env);
+  const word = resolveIn(value, context);
   if ("dynamic" in word) {
     collector.fail(`the string given to env -S contains ${word.dynamic}`);
     return null;

@@ -1,19 +1,19 @@
-import { BASH_SHELLS } from "../shell_grammar.ts";
-import type { Invocation, Next } from "./invocation.ts";
-import { basename } from "./name_lists.ts";
-import { scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { DEVICE_FILES, readScriptArg, readStdinScript, STDIN_FILES } from "./scripts.ts";
-import { type Arg, wordProblem } from "./words.ts";
+import { BASH_SHELLS } from "../../shell_grammar.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { basename } from "../name_lists.ts";
+import { scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import { DEVICE_FILES, readScriptArg, readStdinScript, STDIN_FILES } from "../embedded_scripts.ts";
+import { type Arg, wordProblem } from "../words.ts";
 
 /** Reads a bash-like shell's arguments: `-c SCRIPT`, a script file, or standard input. */
 export function readShell(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   let command = false;
   let stdin = false;
   let i = start;
   for (; i < args.length; i++) {
-    const word = resolveIn(args[i], env);
+    const word = resolveIn(args[i], context);
     // A quoted expansion is one word: the operand (script or file), reported below.
     if ("dynamic" in word && !word.splits) break;
     const problem = wordProblem(word, `an argument of ${name}`);
@@ -34,16 +34,17 @@ export function readShell(call: Invocation): Next {
       else if (letter === "o" || letter === "O") i++;
     }
   }
-  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`);
+  const dialect = collector.shellDialect(name);
+  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`, dialect);
   if (stdin || i >= args.length) {
-    if (env.openEnded !== null) return collector.fail(env.openEnded);
-    return readStdinScript(call, name, true);
+    if (context.openEnded !== null) return collector.fail(context.openEnded);
+    return readStdinScript(call, name, true, dialect);
   }
   // `bash file`: the script file runs like `./file`, so its name is checked as a command.
-  const word = resolveIn(args[i], env);
+  const word = resolveIn(args[i], context);
   const problem = wordProblem(word, `the script file run by ${name}`);
   if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
-  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true);
+  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true, dialect);
   if (DEVICE_FILES.test(word.value)) {
     return collector.fail(
       `${name} reads its script from ${word.value}, which the policy cannot see`,
@@ -55,7 +56,7 @@ export function readShell(call: Invocation): Next {
 
 /** Reads `su` and `runuser`: a `-c` command, a command after `-u`, or a shell on stdin. */
 export function readSu(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const scan = scanOptions(args, start, {
     short: "cCsgGuw",
     long: [
@@ -75,7 +76,7 @@ export function readSu(call: Invocation): Next {
   for (const option of scan.options) {
     if (/^(-[cC]|--command|--session-command)$/.test(option.name)) command = option.value;
     if (option.name === "-s" || option.name === "--shell") {
-      const shell = option.value === undefined ? null : resolveIn(option.value, env);
+      const shell = option.value === undefined ? null : resolveIn(option.value, context);
       if (shell === null || !("value" in shell)) {
         return collector.fail(`the shell given to ${name}`);
       }
@@ -90,7 +91,7 @@ export function readSu(call: Invocation): Next {
     return readScriptArg(call, command, `the command given to ${name} -c`);
   }
   if (user && scan.operands.length > 0) {
-    return { args, index: scan.operands[0], env: { ...env, nesting: env.nesting + 1 } };
+    return { args, index: scan.operands[0], context: { ...context, nesting: context.nesting + 1 } };
   }
   return readStdinScript(call, `the shell started by ${name}`, true);
 }

@@ -1,11 +1,11 @@
-import { anyWord, type Invocation, type Next } from "./invocation.ts";
-import { resolveIn } from "./run_env.ts";
-import { readStdinScript } from "./scripts.ts";
+import { anyWord, type Invocation, type Next } from "../command_reader.ts";
+import { resolveIn } from "../run_context.ts";
+import { readStdinScript, STDIN_FILES } from "../embedded_scripts.ts";
 
 /** Reads `deno` and `bun`: subcommands that run inline code or read it from standard input. */
 export function readJsRuntime(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
-  const first = args[start] === undefined ? null : resolveIn(args[start], env);
+  const { collector, name, args, start, context } = call;
+  const first = args[start] === undefined ? null : resolveIn(args[start], context);
   if (first === null) {
     return collector.fail(`${name} without arguments reads code from standard input`);
   }
@@ -17,14 +17,18 @@ export function readJsRuntime(call: Invocation): Next {
     return collector.fail(`${name} ${sub} runs inline code that is not bash`);
   }
   if (sub === "repl") return collector.fail(`${name} repl reads code from standard input`);
+  // `deno run data:...`, `deno run - <<EOF`, `bun run /dev/stdin`: code given as text.
+  if (anyWord(call, (v) => v === "-" || /^data:/.test(v) || STDIN_FILES.test(v))) {
+    return collector.fail(`${name} runs code given as text or read from standard input`);
+  }
   return null;
 }
 
 /** Reads PowerShell: `-Command` runs inline code, no file means code from standard input. */
 export function readPowershell(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   for (let i = start; i < args.length; i++) {
-    const word = resolveIn(args[i], env);
+    const word = resolveIn(args[i], context);
     if (!("value" in word)) {
       return collector.fail(`an argument of ${name} contains ${word.dynamic}`);
     }

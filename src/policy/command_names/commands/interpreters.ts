@@ -1,7 +1,7 @@
-import { anyWord, type Invocation, type Next } from "./invocation.ts";
-import { hasOption, type OptionSpec, scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import { DEVICE_FILES, readStdinScript } from "./scripts.ts";
+import { anyWord, type Invocation, type Next } from "../command_reader.ts";
+import { hasOption, type OptionSpec, type ScannedOption, scanOptions } from "../getopt.ts";
+import { resolveIn, type RunContext } from "../run_context.ts";
+import { DEVICE_FILES, readStdinScript } from "../embedded_scripts.ts";
 
 /** Inline-code interpreters whose code is not bash. */
 export interface InterpreterSpec extends OptionSpec {
@@ -13,10 +13,73 @@ export interface InterpreterSpec extends OptionSpec {
   program?: string;
   /** Options that print something and exit. */
   exits?: string;
+  /** Why options that name code another way make the command unknown, or null. */
+  check?: (options: readonly ScannedOption[], context: RunContext) => string | null;
+}
+
+/** Python modules that run code given as text or read it from standard input. */
+const PYTHON_CODE_MODULES = new Set([
+  "timeit",
+  "pdb",
+  "code",
+  "runpy",
+  "cProfile",
+  "profile",
+  "trace",
+  "asyncio",
+  "idlelib",
+  "IPython",
+]);
+
+/** The static value of an option, or null. */
+function optionValue(option: ScannedOption, context: RunContext): string | null {
+  if (option.value === undefined) return "";
+  const word = resolveIn(option.value, context);
+  return "value" in word ? word.value : null;
+}
+
+function checkPython(options: readonly ScannedOption[], context: RunContext): string | null {
+  for (const option of options) {
+    if (option.name !== "-m") continue;
+    const module = optionValue(option, context);
+    if (module === null || PYTHON_CODE_MODULES.has(module.split(".")[0])) {
+      return `python -m ${module ?? "(a module named at run time)"} runs code given as text`;
+    }
+  }
+  return null;
+}
+
+function checkNode(options: readonly ScannedOption[], context: RunContext): string | null {
+  for (const option of options) {
+    if (!/^(-r|--require|--import|--loader|--experimental-loader)$/.test(option.name)) continue;
+    const value = optionValue(option, context);
+    if (value === null || /^(data|https?):/.test(value)) {
+      return `node ${option.name} loads a module given as text or from the network`;
+    }
+  }
+  return null;
+}
+
+function checkPerl(options: readonly ScannedOption[], context: RunContext): string | null {
+  for (const option of options) {
+    if (!/^-[Mmd]$/.test(option.name)) continue;
+    const value = optionValue(option, context) ?? ";";
+    const module = option.name === "-d" ? /^(:[\w:]+(=[\w,:]*)?)?$/ : /^-?[\w:]+(=[\w,:]*)?$/;
+    if (!module.test(value)) return `perl ${option.name} runs code given with the module name`;
+  }
+  return null;
+}
+
+function checkVim(options: readonly ScannedOption[]): string | null {
+  if (hasOption(options, "-e -E")) {
+    return "vim -e reads Ex commands, which can run programs, from standard input";
+  }
+  return null;
 }
 
 /** Python and PyPy, whatever their version suffix. */
 const PYTHON: InterpreterSpec = {
+  check: checkPython,
   code: "c",
   short: "WXQm",
   long: ["check-hash-based-pycs"],
@@ -24,6 +87,7 @@ const PYTHON: InterpreterSpec = {
   exits: "-V -h -? --version --help",
 };
 const NODE: InterpreterSpec = {
+  check: checkNode,
   code: "ep",
   codeLong: ["eval", "print"],
   short: "r",
@@ -32,12 +96,14 @@ const NODE: InterpreterSpec = {
   exits: "-v -h --version --help",
 };
 const PERL: InterpreterSpec = {
+  check: checkPerl,
   code: "eE",
   short: "I",
   attached: "iMmFCxdDV",
   exits: "-v -V -h",
 };
 const VIM: InterpreterSpec = {
+  check: checkVim,
   code: "cSs",
   codeLong: ["cmd"],
   short: "iTuUrtq",
@@ -90,7 +156,7 @@ export function interpreterSpec(base: string): InterpreterSpec | undefined {
 
 /** Reads an interpreter: inline code is refused, and so is code from standard input. */
 export function readInterpreter(call: Invocation, spec: InterpreterSpec): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const codeLong = spec.codeLong ?? [];
   const scan = scanOptions(args, start, {
     short: spec.code + (spec.short ?? ""),
@@ -107,6 +173,11 @@ export function readInterpreter(call: Invocation, spec: InterpreterSpec): Next {
       return collector.fail(`${name} ${option.name} runs code that is not bash`);
     }
   }
+  const problem = spec.check?.(scan.options, context) ?? null;
+  if (problem !== null) return collector.fail(problem);
+  if (name === "ex") {
+    return collector.fail("ex reads Ex commands, which can run programs, from standard input");
+  }
   if (NO_STDIN_PROGRAM.has(name) && anyWord(call, (v) => v.startsWith("+"))) {
     return collector.fail(`${name} +command runs editor commands, which can run programs`);
   }
@@ -115,10 +186,10 @@ export function readInterpreter(call: Invocation, spec: InterpreterSpec): Next {
   if (program || exits || NO_STDIN_PROGRAM.has(name)) return null;
   const first = scan.operands[0];
   if (first !== undefined) {
-    const word = resolveIn(args[first], env);
+    const word = resolveIn(args[first], context);
     if (!("value" in word)) return null;
     if (word.value !== "-" && !DEVICE_FILES.test(word.value)) return null;
   }
-  if (env.openEnded !== null && first === undefined) return collector.fail(env.openEnded);
+  if (context.openEnded !== null && first === undefined) return collector.fail(context.openEnded);
   return readStdinScript(call, name, false);
 }

@@ -1,11 +1,11 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { scanOptions } from "./options.ts";
-import { resolveIn } from "./run_env.ts";
-import type { Arg } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { scanOptions } from "../getopt.ts";
+import { resolveIn } from "../run_context.ts";
+import type { Arg } from "../words.ts";
 
 /** Reads `awk`: a program that can run commands, or that is loaded from a file, is refused. */
 export function readAwk(call: Invocation): Next {
-  const { collector, name, args, start, env } = call;
+  const { collector, name, args, start, context } = call;
   const scan = scanOptions(args, start, {
     short: "FvfEeil",
     long: ["field-separator", "assign", "file", "exec", "source", "include", "load"],
@@ -22,7 +22,7 @@ export function readAwk(call: Invocation): Next {
   }
   if (programs.length === 0 && scan.operands.length > 0) programs.push(args[scan.operands[0]]);
   for (const program of programs) {
-    const word = resolveIn(program, env);
+    const word = resolveIn(program, context);
     if (!("value" in word)) return collector.fail(`the ${name} program contains ${word.dynamic}`);
     if (awkRunsCommands(word.value)) {
       return collector.fail(`the ${name} program can run commands through system() or a pipe`);
@@ -33,11 +33,15 @@ export function readAwk(call: Invocation): Next {
 
 /**
  * Whether an awk program may run commands: `system(...)`, `cmd | getline`, `print | cmd`,
- * `|&`, or `@load`/`@include`. Strings and regular-expression literals are skipped.
+ * `|&`, `@load`/`@include`, or an indirect call `@name()` (gawk), which can name system.
+ * Strings, comments and regular-expression literals are skipped; a line continuation is
+ * joined first, since awk reads `system\<newline>(` as a call.
  */
-function awkRunsCommands(program: string): boolean {
+function awkRunsCommands(source: string): boolean {
+  const program = source.replace(/\\\r?\n/g, " ");
   let code = "";
-  let previous = "";
+  // A `/` after an operand divides; anywhere else (a new line included) it opens a regex.
+  let previous = "\n";
   for (let i = 0; i < program.length; i++) {
     const c = program[i];
     if (c === '"') {
@@ -47,9 +51,18 @@ function awkRunsCommands(program: string): boolean {
       previous = '"';
       continue;
     }
-    if (c === "/" && (previous === "" || /[(,~!{};&|:?\n]/.test(previous))) {
+    if (c === "#") {
+      while (i < program.length && program[i] !== "\n") i++;
+      code += "\n";
+      previous = "\n";
+      continue;
+    }
+    if (c === "/" && /[(,~!{};&|:?\n]/.test(previous)) {
       i++;
-      while (i < program.length && program[i] !== "/" && program[i] !== "\n") {
+      let bracket = false;
+      while (i < program.length && (bracket || program[i] !== "/") && program[i] !== "\n") {
+        if (program[i] === "[") bracket = true;
+        else if (program[i] === "]") bracket = false;
         i += program[i] === "\\" ? 2 : 1;
       }
       code += "//";
@@ -57,7 +70,7 @@ function awkRunsCommands(program: string): boolean {
       continue;
     }
     code += c;
-    if (!/\s/.test(c)) previous = c;
+    if (c === "\n" || !/\s/.test(c)) previous = c;
   }
-  return /\bsystem\s*\(|@load|@include/.test(code) || /\|/.test(code.replaceAll("||", ""));
+  return /\bsystem\s*\(|@\s*[A-Za-z_]/.test(code) || /\|/.test(code.replaceAll("||", ""));
 }

@@ -1,14 +1,15 @@
-import type { Invocation, Next } from "./invocation.ts";
-import { resolveIn } from "./run_env.ts";
-import { readJoinedScript, readOptionScripts } from "./scripts.ts";
-import { wordProblem } from "./words.ts";
+import type { Invocation, Next } from "../command_reader.ts";
+import { resolveIn } from "../run_context.ts";
+import { readJoinedScript, readOptionScripts } from "../embedded_scripts.ts";
+import { wordProblem } from "../words.ts";
+import { readGitPrograms } from "./git_programs.ts";
 
 /** Reads `git`: `-c` settings and subcommands that run commands (`rebase -x`, `bisect run`...). */
 export function readGit(call: Invocation): Next {
-  const { collector, args, start, env } = call;
+  const { collector, args, start, context } = call;
   let i = start;
   for (; i < args.length; i++) {
-    const word = resolveIn(args[i], env);
+    const word = resolveIn(args[i], context);
     const problem = wordProblem(word, "an argument of git before its subcommand");
     if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
     const text = word.value;
@@ -17,7 +18,7 @@ export function readGit(call: Invocation): Next {
       const value = args[i + 1];
       i++;
       if (value === undefined) return null;
-      const pair = resolveIn(value, env);
+      const pair = resolveIn(value, context);
       if (!("value" in pair)) return collector.fail(`a git -c setting contains ${pair.dynamic}`);
       gitSetting(call, pair.value, text === "--config-env");
     } else if (text.startsWith("-c") && text.length > 2) {
@@ -29,9 +30,10 @@ export function readGit(call: Invocation): Next {
     } else if (/^-[C]$|^--(git-dir|work-tree|namespace)$/.test(text)) i++;
   }
   if (i >= args.length) return null;
-  const sub = resolveIn(args[i], env);
+  const sub = resolveIn(args[i], context);
   if (!("value" in sub)) return null;
   const rest = i + 1;
+  readGitPrograms(call, sub.value, rest);
   switch (sub.value) {
     case "rebase":
       return readOptionScripts(call, rest, { who: "git rebase", names: ["-x", "--exec"] });
@@ -51,20 +53,24 @@ export function readGit(call: Invocation): Next {
         ],
       });
     case "bisect": {
-      const verb = args[rest] === undefined ? null : resolveIn(args[rest], env);
+      const verb = args[rest] === undefined ? null : resolveIn(args[rest], context);
       if (verb !== null && "value" in verb && verb.value === "run") {
-        return { args, index: rest + 1, env: { ...env, stdin: null, nesting: env.nesting + 1 } };
+        return {
+          args,
+          index: rest + 1,
+          context: { ...context, stdin: null, nesting: context.nesting + 1 },
+        };
       }
       return null;
     }
     case "submodule": {
       for (let k = rest; k < args.length; k++) {
-        const verb = resolveIn(args[k], env);
+        const verb = resolveIn(args[k], context);
         if ("value" in verb && verb.value === "foreach") {
           const operands: number[] = [];
           let options = true;
           for (let m = k + 1; m < args.length; m++) {
-            const part = resolveIn(args[m], env);
+            const part = resolveIn(args[m], context);
             if (options && "value" in part && part.value.startsWith("-")) continue;
             options = false;
             operands.push(m);
@@ -77,7 +83,7 @@ export function readGit(call: Invocation): Next {
     case "config": {
       const operands: number[] = [];
       for (let k = rest; k < args.length; k++) {
-        const part = resolveIn(args[k], env);
+        const part = resolveIn(args[k], context);
         if (!("value" in part)) {
           operands.push(k);
           continue;
@@ -90,10 +96,10 @@ export function readGit(call: Invocation): Next {
         }
       }
       if (operands.length < 2) return null;
-      const key = resolveIn(args[operands[0]], env);
+      const key = resolveIn(args[operands[0]], context);
       if (!("value" in key)) return collector.fail(`a git config key contains ${key.dynamic}`);
       if (!gitCommandKey(key.value)) return null;
-      const value = resolveIn(args[operands[1]], env);
+      const value = resolveIn(args[operands[1]], context);
       if (!("value" in value)) {
         return collector.fail(`a git config value contains ${value.dynamic}`);
       }
@@ -106,7 +112,7 @@ export function readGit(call: Invocation): Next {
 
 /** Reads a git setting (`key=value`): a command in it is a script, a file path is unknown. */
 function gitSetting(call: Invocation, pair: string, fromEnvironment: boolean): void {
-  const { collector, env } = call;
+  const { collector, context } = call;
   const eq = pair.indexOf("=");
   const key = (eq < 0 ? pair : pair.slice(0, eq)).toLowerCase();
   const value = eq < 0 ? "" : pair.slice(eq + 1);
@@ -123,7 +129,7 @@ function gitSetting(call: Invocation, pair: string, fromEnvironment: boolean): v
   if (kind === "alias" && !value.startsWith("!")) return;
   const command = value.startsWith("!") ? value.slice(1) : value;
   if (command.trim() !== "") {
-    collector.script(command, `the command in git setting ${key}`, env.nesting);
+    collector.script(command, `the command in git setting ${key}`, context.nesting, "bash");
   }
 }
 
