@@ -19,9 +19,9 @@ const SEED = testSeed("command-name fuzz", 1_301_013);
 /**
  * Per-call bound: a hang detector, not a speed measure (speed is `deno task bench`'s). Inputs
  * that hit the 100 ms parse budget take about 110 ms of CPU; on a shared 2-core machine under
- * load that doubled past the 250 ms this bound once had, one run in five.
+ * load that doubled past the 250 ms this bound once had, one run in five; 5 s detects a hang only.
  */
-const MAX_CALL_MS = 1_000;
+const MAX_CALL_MS = 5_000;
 /** The parse budget of this suite's parser, well inside the per-call bound. */
 const PARSE_TIMEOUT_MS = 100;
 
@@ -131,6 +131,9 @@ Deno.test("fuzz: generated scripts agree with their own extracted names", () => 
           { blacklist: [], whitelist: result.names },
           parser,
         );
+        // A busy machine can run a deep script past the parse budget: that refusal is the
+        // budget at work (tested below), not a disagreement about names.
+        if (!exact.allow && /ms limit/.test(exact.reason)) return;
         if (result.names.length > 0) {
           assert.deepEqual(exact, { allow: true }, JSON.stringify(command));
         }
