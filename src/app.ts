@@ -5,6 +5,8 @@ import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
 import { admit } from "./policy/admission.ts";
+import { resolvePath } from "./policy/cwd.ts";
+import { placeExecution, type PlacementRules } from "./policy/sandbox_admission.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import type { SessionFactory } from "./transports/session.ts";
@@ -112,9 +114,10 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     realPath,
     isDirectory,
   };
+  const placement = placementRules(config, platform);
   return new ExecutionManager({
     processes: platform.processes,
-    admit: (request) => admit(request, rules),
+    admit: (request) => placeExecution(admit(request, rules), request.sideEffects, placement),
     ready: names?.ready,
     redactionFor: secretRedaction(env, config.redactEnvRegex),
     baseEnv: { ...env, ...config.nonInteractiveEnv },
@@ -123,4 +126,20 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
     logger,
   });
+}
+
+/** The sandbox settings and the allowed roots, resolved once (the sandbox binds real paths). */
+function placementRules(config: Config, platform: Platform): PlacementRules {
+  const options = {
+    base: config.defaultCwd,
+    realPath,
+    separator: platform.facts.pathSeparator,
+  };
+  return {
+    mode: config.sandbox,
+    allowUnconfined: new Set(config.allowUnconfined),
+    allowedRoots: config.allowedCwds.filter((root) => root !== "").map((root) =>
+      resolvePath(root, options)
+    ),
+  };
 }

@@ -27,6 +27,15 @@ export type PageFields = {
   hint?: string;
 };
 
+/**
+ * What a result of an execution says about its OS sandbox (absent when the sandbox is off): the
+ * profile it runs under, and for a failure the profile explains, the side effect to declare.
+ */
+export type SandboxFields = {
+  sandbox?: string;
+  sandbox_hint?: string;
+};
+
 /** A call that names an execution and was refused (unknown id, bad cursor arguments). */
 export type RefusedCall = { execution_id: string; error: string };
 
@@ -43,6 +52,7 @@ export type ExecuteResult =
     }
     & PageFields
     & { message?: string; stdin_error?: string }
+    & SandboxFields
   );
 
 /** A read narrowed to one stream leaves the other out. */
@@ -53,6 +63,7 @@ export type ReadResult =
     & ExitFields
     & Omit<PageFields, "stdout" | "stderr">
     & { stdout?: string; stderr?: string; stdin_error?: string }
+    & SandboxFields
   );
 
 export type WriteResult = { execution_id: string; ok: boolean; error?: string };
@@ -69,6 +80,7 @@ export type WaitResult =
     }
     & PageFields
     & { stdin_error?: string }
+    & SandboxFields
   );
 
 export type StopResult = {
@@ -98,6 +110,7 @@ export type PsEntry = {
   idle_ms: number | null;
   latest_seq: number;
   stdin_error: string | null;
+  sandbox?: string;
 };
 
 export type PsResult = { executions: PsEntry[] };

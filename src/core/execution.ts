@@ -1,3 +1,4 @@
+import type { SandboxGrant } from "../contract/admission.ts";
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
 import type { Clock } from "./clock.ts";
@@ -35,6 +36,8 @@ export interface ExecutionInit {
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL when the timeout fires. */
   timeoutGraceMs: number;
+  /** The sandbox it runs in; null or absent when the sandbox is off. */
+  sandbox?: SandboxGrant | null;
 }
 
 /** Why a termination was asked for: a timeout keeps `timed_out`, the others end `stopped`. */
@@ -52,6 +55,8 @@ export class Execution {
   readonly tree: ProcessTree;
   readonly redaction: Redaction;
   readonly stdin: StdinChannel;
+  /** The sandbox it runs in; null when the sandbox is off. */
+  readonly sandbox: SandboxGrant | null;
   /** Epoch seconds. */
   readonly startedAt: number;
   #status: ExecutionStatus = "running";
@@ -81,6 +86,7 @@ export class Execution {
     this.tree = init.tree;
     this.pid = init.tree.pid;
     this.redaction = init.redaction;
+    this.sandbox = init.sandbox ?? null;
     this.#clock = init.clock;
     this.#logger = init.logger;
     this.#startMono = init.spawnedMonoMs;

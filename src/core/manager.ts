@@ -68,7 +68,13 @@ export class ExecutionManager {
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
     const admission = await this.#admit(args);
     if (!admission.allow) return startFailed(admission.reason);
-    const identity = { id: this.#executions.newId(), owner: context.owner, cwd: admission.cwd };
+    const identity = {
+      id: this.#executions.newId(),
+      owner: context.owner,
+      cwd: admission.cwd,
+      cwdChecked: admission.cwdChecked ?? false,
+      sandbox: admission.sandbox ?? null,
+    };
     const execution = startExecution(args, identity, this.#options);
     if (typeof execution === "string") return startFailed(execution);
     this.#executions.add(execution);

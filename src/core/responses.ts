@@ -8,6 +8,7 @@ import type {
 import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import type { StreamSelection } from "./output_log.ts";
+import { sandboxFields } from "./sandbox_fields.ts";
 
 /** Milliseconds as the contract reports them: one decimal. */
 export function roundMs(ms: number): number {
@@ -46,6 +47,7 @@ export function executeResult(
     ...page,
     ...(status === "backgrounded" ? { message: text.BACKGROUNDED_MESSAGE } : {}),
     ...(stdinError === null ? {} : { stdin_error: stdinError }),
+    ...sandboxFields(execution),
   };
 }
 
@@ -66,7 +68,7 @@ export function readResult(
   if (streams !== "stderr") result.stdout = stdout;
   if (streams !== "stdout") result.stderr = stderr;
   if (execution.stdin.error !== null) result.stdin_error = execution.stdin.error;
-  return result;
+  return { ...result, ...sandboxFields(execution) };
 }
 
 /** How a wait went: its budget after capping and the time it took. */
@@ -88,7 +90,7 @@ export function waitResult(execution: Execution, page: PageFields, waited: Waite
     ...page,
   };
   if (execution.stdin.error !== null) result.stdin_error = execution.stdin.error;
-  return result;
+  return { ...result, ...sandboxFields(execution) };
 }
 
 /** One `ps` row, `nowS` in epoch seconds; name and command redacted as the output is. */
@@ -112,5 +114,6 @@ export function psEntry(execution: Execution, nowS: number): PsEntry {
     idle_ms: lastOutputAt === null ? null : roundMs(Math.max(0, (nowS - lastOutputAt) * 1000)),
     latest_seq: execution.log.latestSeq,
     stdin_error: execution.stdin.error,
+    ...sandboxFields(execution, false),
   };
 }

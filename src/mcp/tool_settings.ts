@@ -13,6 +13,8 @@ export interface ToolSettings extends
   blockedSideEffects: readonly string[];
   /** Variables every child gets unless the call's `env` overrides them. */
   nonInteractiveEnv: Readonly<Record<string, string>>;
+  /** The OS sandbox mode; results name their profile unless it is off. @default {"off"} */
+  sandbox?: "off" | "declared" | "strict";
 }
 
 /** What a tool's registration needs: the core, the session, and the operator's settings. */

@@ -3,6 +3,8 @@ import { findSetsid } from "./find_program.ts";
 import { type OsFacts, POSIX_FACTS } from "./os_facts.ts";
 import { createPosixControl } from "./posix.ts";
 import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
+import { openSandbox, type OpenSandboxOptions } from "./sandbox.ts";
+import type { Sandbox, SandboxOpening } from "./sandbox_types.ts";
 import { WINDOWS_FACTS, WindowsControl } from "./windows.ts";
 
 export type { OsFacts } from "./os_facts.ts";
@@ -13,13 +15,19 @@ export interface Platform {
   facts: OsFacts;
   processes: ProcessControl;
 }
-import { openSandbox, type OpenSandboxOptions } from "./sandbox.ts";
-import type { SandboxOpening } from "./sandbox_types.ts";
 
 export type { Argv, Confinement, Sandbox, SandboxOpening } from "./sandbox_types.ts";
 
-/** Picks the adapter for the running OS; the only place that branches on it. */
-export function currentPlatform(): Platform {
+/** The running OS's edge facts (path separators, shutdown signals, default shell). */
+export function currentFacts(): OsFacts {
+  return Deno.build.os === "windows" ? WINDOWS_FACTS : POSIX_FACTS;
+}
+
+/**
+ * Picks the adapter for the running OS; the only place that branches on it. `sandbox` is the
+ * OS sandbox `currentSandbox` opened, for executions the policy confines.
+ */
+export function currentPlatform(sandbox: Sandbox | null = null): Platform {
   switch (Deno.build.os) {
     case "windows":
       return { facts: WINDOWS_FACTS, processes: new WindowsControl() };
@@ -31,6 +39,7 @@ export function currentPlatform(): Platform {
           containment: false,
           selfPid: Deno.pid,
           setsidPath: null,
+          sandbox,
         }),
       };
     default:
@@ -41,6 +50,7 @@ export function currentPlatform(): Platform {
           containment: Deno.build.os === "linux",
           selfPid: Deno.pid,
           setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
+          sandbox,
         }),
       };
   }

@@ -1,9 +1,10 @@
 import type { ProcessControl, ProcessTree, SpawnRequest } from "../core/process.ts";
 import { SIGNAL_NAMES } from "../contract/signal_names.ts";
 import { Containment } from "./containment.ts";
-import { resolveProgram } from "./find_program.ts";
 import { createPosixTree } from "./posix_tree.ts";
 import { ProcessTable } from "./process_table.ts";
+import type { Sandbox } from "./sandbox_types.ts";
+import { sessionArgv } from "./session_argv.ts";
 import { spawnFailure } from "./spawn_failure.ts";
 
 const SIGNAL_SET: ReadonlySet<string> = new Set(SIGNAL_NAMES);
@@ -23,6 +24,8 @@ export interface PosixOptions {
    * spawn of `setsid` takes the posix_spawn fast path. null: use `detached`.
    */
   setsidPath: string | null;
+  /** The OS sandbox opened at startup, for confined requests; null when it is off. */
+  sandbox?: Sandbox | null;
 }
 
 /** POSIX process control: own session and group per execution, signals to `-pgid`. */
@@ -36,8 +39,19 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
     spawn(request: SpawnRequest): ProcessTree {
       const token = containment.newToken();
       const env = containment.tag(request.env, token);
-      const child = spawnInSession(request, env, options.setsidPath);
-      const tree = createPosixTree({ child, signals, token, containment, table, selfPid });
+      const child = spawnInSession(request, env, options);
+      // bubblewrap's PID 1 reports a death by signal N inside as exit code 128+N.
+      const signalExitCodes = (request.confinement ?? null) !== null &&
+        options.sandbox?.signalExitCodes === true;
+      const tree = createPosixTree({
+        child,
+        signals,
+        token,
+        containment,
+        table,
+        selfPid,
+        signalExitCodes,
+      });
       tokens.set(tree, token);
       return tree;
     },
@@ -53,13 +67,16 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
   };
 }
 
-/** Starts `request.shell -c command` as the leader of a new session and process group. */
+/**
+ * Starts `request.shell -c command` (sandboxed or pinned to its cwd when asked) as the leader
+ * of a new session and process group.
+ */
 function spawnInSession(
   request: SpawnRequest,
   env: Record<string, string>,
-  setsidPath: string | null,
+  options: PosixOptions,
 ): Deno.ChildProcess {
-  const args = ["-c", request.command];
+  const { setsidPath, sandbox = null } = options;
   const piped = {
     cwd: request.cwd,
     env,
@@ -69,14 +86,14 @@ function spawnInSession(
     stderr: "piped",
   } as const;
   try {
+    const argv = sessionArgv(request, env, { sandbox, resolve: setsidPath !== null });
     if (setsidPath === null) {
       // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
-      return new Deno.Command(request.shell, { ...piped, args, detached: true }).spawn();
+      return new Deno.Command(argv.program, { ...piped, args: argv.args, detached: true })
+        .spawn();
     }
-    const resolved = resolveProgram(request.shell, env);
-    if (resolved === null) throw new Deno.errors.NotFound("No such file or directory (os error 2)");
     // setsid calls setsid() and execs the shell in place: pid == pgid == sid, as with detached.
-    return new Deno.Command(setsidPath, { ...piped, args: [resolved, ...args] }).spawn();
+    return new Deno.Command(setsidPath, { ...piped, args: [argv.program, ...argv.args] }).spawn();
   } catch (error) {
     throw new Error(spawnFailure(error, request.shell, request.cwd));
   }

@@ -21,6 +21,8 @@ export interface PosixTreeInit {
   table: ProcessTable;
   /** The server's own pid, which never counts as a member of a group. */
   selfPid: number;
+  /** Exit code 128+N means the shell died from signal N (a sandbox's PID 1 reported it). */
+  signalExitCodes?: boolean;
 }
 
 /**
@@ -41,7 +43,9 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
       pollMs = woken.aborted ? GROUP_POLL_MS : Math.min(pollMs * 1.5, MAX_GROUP_POLL_MS);
     }
   };
-  const exited = child.status.then((status) => exitOf(status, init.signals));
+  const exited = child.status.then((status) =>
+    exitOf(status, init.signals, init.signalExitCodes ?? false)
+  );
   const ended = exited
     .then(groupGone, () => {
       // The shell's status is unknown; the core reports the record failed.
@@ -80,8 +84,21 @@ async function groupAlive(pgid: number, init: PosixTreeInit): Promise<boolean> {
   return rows.some((row) => row.pgid === pgid && !row.zombie && row.pid !== init.selfPid);
 }
 
-function exitOf(status: Deno.CommandStatus, signals: Readonly<Record<string, number>>): ShellExit {
-  if (status.signal === null) return { exitCode: status.code, signal: null };
+function exitOf(
+  status: Deno.CommandStatus,
+  signals: Readonly<Record<string, number>>,
+  signalExitCodes: boolean,
+): ShellExit {
+  if (status.signal === null) {
+    const name = signalExitCodes && status.code > 128 ? nameOf(status.code - 128, signals) : null;
+    if (name !== null) return { exitCode: 128 - status.code, signal: name };
+    return { exitCode: status.code, signal: null };
+  }
   const signum = signals[status.signal];
   return { exitCode: signum === undefined ? status.code : -signum, signal: status.signal };
+}
+
+function nameOf(signum: number, signals: Readonly<Record<string, number>>): string | null {
+  for (const [name, number] of Object.entries(signals)) if (number === signum) return name;
+  return null;
 }

@@ -33,6 +33,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
         sandbox: {
           name: "bubblewrap",
           wrap: (command, limits) => bwrapArgv(command, limits, host),
+          signalExitCodes: true,
         },
       };
     }
@@ -44,7 +45,10 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
           error: `Cannot start the sandbox as sandbox-exec does not work (${failure}); ${OFF}`,
         };
       }
-      return { ok: true, sandbox: { name: "sandbox-exec", wrap: sandboxExecArgv } };
+      return {
+        ok: true,
+        sandbox: { name: "sandbox-exec", wrap: sandboxExecArgv, signalExitCodes: false },
+      };
     }
     default:
       return {

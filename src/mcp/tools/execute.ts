@@ -13,6 +13,7 @@ import {
   maxOutputBytes,
   status,
   truncation,
+  withSandboxFields,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
@@ -85,7 +86,7 @@ export function registerExecuteTool(server: McpServer, options: ToolOptions): Li
     title: "Execute a shell command",
     description: describeExecute(settings),
     inputSchema,
-    outputSchema: ExecuteOutputSchema,
+    outputSchema: withSandboxFields(ExecuteOutputSchema, settings.sandbox),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
   server.registerTool(

@@ -15,6 +15,7 @@ import {
   status,
   tailLines,
   truncation,
+  withSandboxFields,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
@@ -56,7 +57,7 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes; then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
-    outputSchema: WaitOutputSchema,
+    outputSchema: withSandboxFields(WaitOutputSchema, options.settings.sandbox),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
