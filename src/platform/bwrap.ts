@@ -35,8 +35,9 @@ const INIT_NAME = "yieldshell-sandbox";
  * opens it for binding), then execs bubblewrap with a user, PID, IPC, UTS and cgroup namespace of
  * its own (and a network namespace with only loopback when the network is off), every capability
  * dropped, the whole file system read-only, a private `/tmp`, `/dev` and `/proc`, the writable
- * roots bound read-write, and the sandbox killed when its parent dies. Inside, `SANDBOX_INIT` is
- * PID 1: it checks the cwd again, runs the shell and keeps the sandbox until nothing else lives.
+ * roots bound read-write, and the sandbox killed when its parent dies. Inside, under bwrap's own
+ * PID 1, `SANDBOX_INIT` checks the cwd again, runs the shell and keeps the sandbox until nothing
+ * else lives.
  */
 export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHost): Argv {
   const { bwrapPath, session = "new", envPath = null, offlineHidden = [] } = host;
@@ -55,7 +56,6 @@ export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHo
     ...(network ? [] : ["--unshare-net"]),
     "--die-with-parent",
     ...(session === "new" ? ["--new-session"] : []),
-    "--as-pid-1",
     "--cap-drop",
     "ALL",
     "--ro-bind",

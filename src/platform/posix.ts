@@ -40,9 +40,7 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
       const token = containment.newToken();
       const env = containment.tag(request.env, token);
       const child = spawnInSession(request, env, options);
-      // bubblewrap's PID 1 reports a death by signal N inside as exit code 128+N.
-      const signalExitCodes = (request.confinement ?? null) !== null &&
-        options.sandbox?.signalExitCodes === true;
+      const sandbox = (request.confinement ?? null) === null ? null : options.sandbox ?? null;
       const tree = createPosixTree({
         child,
         signals,
@@ -50,7 +48,8 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
         containment,
         table,
         selfPid,
-        signalExitCodes,
+        signalExitCodes: sandbox?.signalExitCodes,
+        deafMs: sandbox?.setupMs,
       });
       tokens.set(tree, token);
       return tree;

@@ -21,8 +21,13 @@ export interface PosixTreeInit {
   table: ProcessTable;
   /** The server's own pid, which never counts as a member of a group. */
   selfPid: number;
-  /** Exit code 128+N means the shell died from signal N (a sandbox's PID 1 reported it). */
+  /** Exit code 128+N means the shell died from signal N (a sandbox's init reported it). */
   signalExitCodes?: boolean;
+  /**
+   * For this long after the spawn the tree may drop signals (a sandbox being set up ignores
+   * them): a signal sent in that time is sent again once it is over. @default {0}
+   */
+  deafMs?: number;
 }
 
 /**
@@ -33,6 +38,8 @@ export interface PosixTreeInit {
 export function createPosixTree(init: PosixTreeInit): ProcessTree {
   const { child, containment, token } = init;
   const pid = child.pid;
+  const spawnedMs = performance.now();
+  const resends = new Set<ReturnType<typeof setTimeout>>();
   let wake = new AbortController();
   let released = false;
   const groupGone = async () => {
@@ -50,7 +57,10 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
     .then(groupGone, () => {
       // The shell's status is unknown; the core reports the record failed.
     })
-    .finally(() => containment.releaseGroup(pid));
+    .finally(() => {
+      for (const timer of resends) clearTimeout(timer);
+      containment.releaseGroup(pid);
+    });
   containment.guard(pid, token);
   return {
     ...pipesOf(child),
@@ -59,6 +69,14 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
     async signal(signal) {
       // No fallback to the bare pid: once the group is gone that pid may belong to someone else.
       sendSignal(-pid, signal);
+      const deafLeftMs = (init.deafMs ?? 0) - (performance.now() - spawnedMs);
+      if (deafLeftMs > 0) {
+        const timer = setTimeout(() => {
+          resends.delete(timer);
+          sendSignal(-pid, signal);
+        }, deafLeftMs);
+        resends.add(timer);
+      }
       await containment.signalHolders(token, signal);
       // Re-check liveness at once rather than at the next poll.
       const previous = wake;

@@ -48,15 +48,16 @@ export function launchScript(options: LaunchOptions): string {
 }
 
 /**
- * The sandbox's PID 1 (`bwrap --as-pid-1`), run as `sh -c SANDBOX_INIT name CWD ENV SHELL ARGS...`
+ * The sandbox's init, the first process under bubblewrap's PID 1 (whose exit ends the PID
+ * namespace and kills whatever is left), run as `sh -c SANDBOX_INIT name CWD ENV SHELL ARGS...`
  * (ENV: a coreutils `env` with `--default-signal`, or empty). It closes the launcher's cwd fd,
- * forwards every stop signal to the whole sandbox (`kill -1` also reaches daemons that left the
- * command's process group), checks it stands in CWD, runs the shell as a job with the real stdin
- * and default signal dispositions (a job of a non-interactive shell would ignore INT and QUIT),
- * waits for it, then waits until no other process is left in its PID namespace, so background
- * processes keep the execution running as they do outside, and exits with the shell's status
- * (128+N for a death by signal N). As PID 1 of its namespace it ignores what it does not trap,
- * so `kill -KILL $PPID` inside does nothing (and `kill $PPID` reaches only the daemons); when it exits, the kernel kills whatever is left.
+ * forwards every stop signal to the processes inside that left the command's process group
+ * (re-sessioned daemons: the group itself gets it from the host, and only once), checks it stands
+ * in CWD, runs the shell as a job with the real stdin and default signal dispositions (a job of a
+ * non-interactive shell would ignore INT and QUIT), waits for it, then waits until no other
+ * process is left in the PID namespace, so background processes keep the execution running as
+ * they do outside, and exits with the shell's status (128+N for a death by signal N). A stop that
+ * arrives before its traps are set kills it, and with it the sandbox, as it would kill a shell.
  * Its own messages ("Terminated") go nowhere; polls back off from 20 ms to 1 s.
  */
 export const SANDBOX_INIT = [

@@ -22,6 +22,11 @@ export interface Sandbox {
    * whose PID 1 exits with its shell's status) rather than as a death by that signal.
    */
   readonly signalExitCodes: boolean;
+  /**
+   * How long after the spawn the sandbox may still be setting up with stop signals ignored
+   * (so that bubblewrap outlives them later): a stop sent then is sent again after it.
+   */
+  readonly setupMs: number;
 }
 
 /** The startup check of a sandbox: usable, not wanted (`sandbox: off`), or why it is not usable. */

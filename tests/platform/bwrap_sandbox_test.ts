@@ -252,13 +252,20 @@ bwrapTest("kill $PPID reaches nothing outside, whatever the profile", async (t) 
     for (const sideEffects of [["NONE"], ["MAKES_NETWORK_REQUESTS", "DELETES_FILES"]] as const) {
       await t.step(sideEffects.join(","), async () => {
         // Never `kill 1` here: should the PID namespace ever be missing, that is the host's init.
-        // The parent is the sandbox's PID 1: nothing inside can kill it, and a signal it traps
-        // goes on only to daemons that left the command's group (none here).
-        const ran = await runSandboxed(
-          "kill -TERM $PPID; kill -KILL $PPID; echo survived",
-          confinementFor([...sideEffects], { cwd: dir }),
+        // The parent is the sandbox's init: a signal it traps goes on only to daemons that left
+        // the command's group (none here), so the command runs on.
+        const confinement = confinementFor([...sideEffects], { cwd: dir });
+        const termed = await runSandboxed(
+          "kill -TERM $PPID; kill -HUP $PPID; echo survived",
+          confinement,
         );
-        assert.deepEqual([ran.code, ran.stdout], [0, "survived\n"], ran.stderr);
+        assert.deepEqual([termed.code, termed.stdout], [0, "survived\n"], termed.stderr);
+        // SIGKILL ends the init, and with it this sandbox: nothing outside.
+        const killed = await runSandboxed(
+          "kill -KILL $PPID; sleep 30; echo not-killed",
+          confinement,
+        );
+        assert.deepEqual([killed.code, killed.stdout], [128 + 9, ""], killed.stderr);
         assert.ok(isAlive(host.pid), "the host process survived");
       });
     }

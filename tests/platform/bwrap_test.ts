@@ -48,7 +48,6 @@ Deno.test("NONE: read-only root, private /tmp, /dev and /proc, no network, no ca
     "--unshare-net",
     "--die-with-parent",
     "--new-session",
-    "--as-pid-1",
     "--cap-drop",
     "ALL",
     ...BASE_MOUNTS,
