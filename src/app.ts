@@ -123,6 +123,7 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
     baseEnv: { ...env, ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
+    maxProcessesPerSession: sessionShare(config),
     clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
     logger,
   });
@@ -142,4 +143,15 @@ function placementRules(config: Config, platform: Platform): PlacementRules {
       resolvePath(root, options)
     ),
   };
+}
+
+/**
+ * Most live executions one session may hold: the setting, or a fair share. Over HTTP that is half
+ * of max_processes, so one session can never take all (and two can always run); stdio has one
+ * session, which may use everything.
+ */
+function sessionShare(config: Config): number {
+  if (config.maxProcessesPerSession !== null) return config.maxProcessesPerSession;
+  if (config.transport === "stdio") return config.maxProcesses;
+  return Math.max(1, Math.floor(config.maxProcesses / 2));
 }

@@ -66,7 +66,7 @@ export class ExecutionManager {
 
   /** Admits, starts, then blocks on one command for its yield window. */
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
-    const admission = await this.#admit(args);
+    const admission = await this.#admit(args, context.owner);
     if (!admission.allow) return startFailed(admission.reason);
     const identity = {
       id: this.#executions.newId(),
@@ -229,13 +229,17 @@ export class ExecutionManager {
     return this.#shutdown;
   }
 
-  /** The policy's answer, then whether the server can take one more execution. */
-  async #admit(args: ExecuteArgs): Promise<Admission> {
+  /** The policy's answer, then whether the server, and the session, can take one more. */
+  async #admit(args: ExecuteArgs, owner: string): Promise<Admission> {
     const admission = await askPolicy(args, this.#options);
     if (!admission.allow) return admission;
     this.#reap();
     const { maxProcesses } = this.#options.limits;
+    const perSession = this.#options.maxProcessesPerSession ?? maxProcesses;
     if (this.#shuttingDown) return { allow: false, reason: text.SHUTTING_DOWN };
+    if (this.#executions.liveCountOf(owner) >= perSession) {
+      return { allow: false, reason: text.sessionProcessLimit(perSession) };
+    }
     if (this.liveCount >= maxProcesses) {
       return { allow: false, reason: text.processLimit(maxProcesses) };
     }

@@ -19,6 +19,8 @@ export interface ManagerOptions {
   /** Shell used when the call names none. */
   defaultShell: string;
   limits: Limits;
+  /** Most executions with live work one session (owner) may hold. @default {limits.maxProcesses} */
+  maxProcessesPerSession?: number;
   clock: Clock;
   logger: Logger;
 }
