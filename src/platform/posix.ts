@@ -50,6 +50,7 @@ export function createPosixControl(options: PosixOptions): ProcessControl {
         selfPid,
         signalExitCodes: sandbox?.signalExitCodes,
         deafMs: sandbox?.setupMs,
+        endsWithShell: sandbox?.endsWithSpawned,
       });
       tokens.set(tree, token);
       return tree;

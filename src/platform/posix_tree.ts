@@ -28,6 +28,11 @@ export interface PosixTreeInit {
    * them): a signal sent in that time is sent again once it is over. @default {0}
    */
   deafMs?: number;
+  /**
+   * Every process of the tree lives in a PID namespace that ends when the shell exits (the
+   * bubblewrap sandbox kills whatever is left), so the tree ends with the shell. @default {false}
+   */
+  endsWithShell?: boolean;
 }
 
 /**
@@ -44,6 +49,9 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
   let released = false;
   const groupGone = async () => {
     let pollMs = GROUP_POLL_MS;
+    // Everything of it lived in a PID namespace that ended with the shell (a sandbox): what is
+    // left in the group are zombies nobody may reap, not work.
+    if (init.endsWithShell === true) return;
     while (await groupAlive(pid, init)) {
       const woken = wake.signal;
       await delay(pollMs, woken);

@@ -42,6 +42,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
           wrap: (command, limits) => bwrapArgv(command, limits, host),
           signalExitCodes: true,
           setupMs: BWRAP_SETUP_MS,
+          endsWithSpawned: true,
         },
       };
     }
@@ -60,6 +61,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
           wrap: sandboxExecArgv,
           signalExitCodes: false,
           setupMs: 0,
+          endsWithSpawned: false,
         },
       };
     }

@@ -27,6 +27,12 @@ export interface Sandbox {
    * (so that bubblewrap outlives them later): a stop sent then is sent again after it.
    */
   readonly setupMs: number;
+  /**
+   * Whether everything a command starts lives in a PID namespace that ends when the spawned
+   * process exits (bubblewrap), so nothing of it can outlive that exit; false: the command's
+   * process group is watched as outside a sandbox.
+   */
+  readonly endsWithSpawned: boolean;
 }
 
 /** The startup check of a sandbox: usable, not wanted (`sandbox: off`), or why it is not usable. */
