@@ -237,11 +237,11 @@ export class ExecutionManager {
     const { maxProcesses } = this.#options.limits;
     const perSession = this.#options.maxProcessesPerSession ?? maxProcesses;
     if (this.#shuttingDown) return { allow: false, reason: text.SHUTTING_DOWN };
-    if (this.#executions.liveCountOf(owner) >= perSession) {
-      return { allow: false, reason: text.sessionProcessLimit(perSession) };
-    }
     if (this.liveCount >= maxProcesses) {
       return { allow: false, reason: text.processLimit(maxProcesses) };
+    }
+    if (this.#executions.liveCountOf(owner) >= perSession) {
+      return { allow: false, reason: text.sessionProcessLimit(perSession) };
     }
     return admission;
   }
