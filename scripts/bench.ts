@@ -4,6 +4,7 @@
  * (`Deno.Command` without MCP, or a minimal SDK server). Prints one table and
  * writes BENCHMARKS.md. `--only <section>` runs one section and writes nothing.
  */
+import { benchUntilLatency } from "./bench/until_latency.ts";
 import { parseArgs } from "node:util";
 import { benchColdStart } from "./bench/cold_start.ts";
 import { benchExitNotice } from "./bench/exit_notice.ts";
@@ -11,12 +12,15 @@ import { benchHttpSection } from "./bench/http.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { describeMachine, type Machine } from "./bench/machine.ts";
 import { benchPolicySection } from "./bench/policy.ts";
+import { benchPtyRoundTrip } from "./bench/pty_round_trip.ts";
 import { benchReadCost } from "./bench/read_cost.ts";
 import { benchRoundTrip } from "./bench/round_trip.ts";
+import { benchSpool } from "./bench/spool.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { renderMarkdown, renderText, type Row, type SectionResult } from "./bench/table.ts";
 import { benchFlood, benchThroughput } from "./bench/throughput.ts";
 import { benchWireBytes } from "./bench/wire_bytes.ts";
+import { benchToolsList } from "./bench/tools_list.ts";
 
 const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "cold-start": benchColdStart,
@@ -26,10 +30,14 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   "exit-notice": benchExitNotice,
   "live-memory": benchLiveMemory,
   "read-cost": benchReadCost,
+  "pty-round-trip": benchPtyRoundTrip,
   policy: benchPolicySection,
   http: benchHttpSection,
+  spool: benchSpool,
   "wire-bytes": benchWireBytes,
   sandbox: benchSandbox,
+  "tools-list": benchToolsList,
+  until: benchUntilLatency,
 };
 
 const root = new URL("../", import.meta.url).pathname;

@@ -32,12 +32,20 @@ function relative(from: string, to: string): string {
  */
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   contract: { layers: ["contract"], packages: [] },
-  core: { layers: ["core", "contract"], packages: [] },
+  core: { layers: ["core", "contract", "terminal"], packages: [] },
   policy: { layers: ["policy", "contract"], packages: ["web-tree-sitter", "tree-sitter-bash"] },
   platform: {
-    layers: ["platform", "contract", "core/process.ts", "core/timing.ts", "core/timer.ts"],
+    layers: [
+      "platform",
+      "contract",
+      "core/process.ts",
+      "core/terminal_port.ts",
+      "core/timing.ts",
+      "core/timer.ts",
+    ],
     packages: [],
   },
+  terminal: { layers: ["terminal", "contract"], packages: ["@xterm/headless"] },
   config: { layers: ["config", "policy", "contract"], packages: ["zod", "yaml", "node:util"] },
   mcp: {
     layers: ["mcp", "core", "policy", "contract"],
@@ -60,7 +68,7 @@ const CONFINED: { pattern: RegExp; what: string; allowed: string[] }[] = [
 ];
 
 /** Layers that must not touch Deno APIs at all (the OS lives in platform/). */
-const NO_DENO = ["contract", "core", "mcp"];
+const NO_DENO = ["contract", "core", "mcp", "terminal"];
 
 function walk(dir: string): string[] {
   const files: string[] = [];

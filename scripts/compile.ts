@@ -3,7 +3,7 @@
  * `deno task compile --sums-only [TARGET...]`
  *
  * Builds `dist/yieldshell-<target>[.exe]` for each target (all when none is named) with the
- * `server` permission set baked in, then writes `dist/SHA256SUMS`. Before compiling anything
+ * `tty` permission set baked in (`server` plus `ffi`; Windows and `--no-tty`: `server`), then writes `dist/SHA256SUMS`. Before compiling anything
  * it checks that the project files and, per target, the `denort` runtime are available, and
  * stops with one message when they are not. `--codesign` (macOS only) signs and verifies the
  * macOS binaries; `--sums-only` compiles nothing and writes the sums of binaries already built
@@ -45,6 +45,8 @@ Options:
   --net-host HOST        also let the HTTP transport bind HOST (repeatable); the default
                          build allows loopback only: 127.0.0.1, localhost, [::1]
   --expect-version TAG   fail unless deno.json's version matches TAG (v prefix allowed)
+  --no-tty               build without ffi: tty: true calls then fail with what to do
+                         (Windows binaries never get ffi)
   --codesign             sign each macOS binary with codesign and verify it (macOS only):
                          ad hoc, or with APPLE_SIGNING_IDENTITY when that is set
   --sums-only            compile nothing; write ${OUTPUT_DIR}/${SUMS_FILE} for the targets'
@@ -239,6 +241,7 @@ async function main(args: string[]): Promise<number> {
         "net-host": { type: "string", multiple: true, default: [] },
         "expect-version": { type: "string" },
         codesign: { type: "boolean", default: false },
+        "no-tty": { type: "boolean", default: false },
         "sums-only": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -261,6 +264,7 @@ async function main(args: string[]): Promise<number> {
     steps = planCompile({
       targets: parseTargets(parsed.positionals),
       netHosts: parsed.values["net-host"],
+      tty: !parsed.values["no-tty"],
     });
   } catch (error) {
     console.error((error as Error).message);

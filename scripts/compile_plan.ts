@@ -22,8 +22,15 @@ export const ENTRY_POINT = "main.ts";
 export const OUTPUT_DIR = "dist";
 /** Name of the sums file inside {@linkcode OUTPUT_DIR}, in `sha256sum` format. */
 export const SUMS_FILE = "SHA256SUMS";
-/** Permission set of `deno.json` baked into every binary (read, env, run). */
-export const PERMISSION_SET = "server";
+/**
+ * Permission set of `deno.json` baked into the Linux and macOS binaries: `tty` (the `server`
+ * set plus `ffi`), because a compiled binary cannot be granted more at run time and terminal
+ * mode needs libc by FFI; `--no-tty` builds them with `server`. Windows binaries always get
+ * `server` (terminal mode is not there yet).
+ */
+export const PERMISSION_SET = "tty";
+/** The set without `ffi`: Windows binaries and `--no-tty` builds. */
+export const NO_TTY_PERMISSION_SET = "server";
 /**
  * Hosts the HTTP transport may bind in a default build: loopback only, any port. Deno checks
  * the bind address against `--allow-net`, and a compiled binary cannot be granted more at run
@@ -32,11 +39,13 @@ export const PERMISSION_SET = "server";
 export const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 /**
  * Files the binary reads at run time that no import reaches: the bash grammar and the
- * tree-sitter runtime, both loaded as wasm by web-tree-sitter.
+ * tree-sitter runtime, both loaded as wasm by web-tree-sitter, and the search worker (deno
+ * compile includes a worker's module only when named).
  */
 export const INCLUDES: readonly string[] = [
   "node_modules/tree-sitter-bash/tree-sitter-bash.wasm",
   "node_modules/web-tree-sitter/tree-sitter.wasm",
+  "src/core/search_worker.ts",
 ];
 
 /** One `deno compile` invocation. */
@@ -54,6 +63,8 @@ export interface PlanOptions {
   targets: readonly Target[];
   /** Extra hosts the HTTP transport may bind, added to the loopback ones. @default {[]} */
   netHosts?: readonly string[];
+  /** Bake in `ffi` for terminal mode (Linux and macOS). @default {true} */
+  tty?: boolean;
 }
 
 function isTarget(name: string): name is Target {
@@ -98,7 +109,7 @@ export function netHostList(extra: readonly string[] = []): string[] {
 
 /** The `deno compile` calls that build `targets`, one per target. */
 export function planCompile(options: PlanOptions): CompileStep[] {
-  const { targets, netHosts = [] } = options;
+  const { targets, netHosts = [], tty = true } = options;
   const allowNet = `--allow-net=${netHostList(netHosts).join(",")}`;
   return targets.map((target) => {
     const output = `${OUTPUT_DIR}/${outputName(target)}`;
@@ -111,7 +122,9 @@ export function planCompile(options: PlanOptions): CompileStep[] {
         "--frozen",
         // A prompt would read the terminal; a missing grant must fail, not ask.
         "--no-prompt",
-        `--permission-set=${PERMISSION_SET}`,
+        `--permission-set=${
+          tty && !target.includes("windows") ? PERMISSION_SET : NO_TTY_PERMISSION_SET
+        }`,
         allowNet,
         ...INCLUDES.flatMap((path) => ["--include", path]),
         "--target",

@@ -1,16 +1,30 @@
 import type { Config } from "./config/mod.ts";
+import type { RegexRunner } from "./core/condition_ports.ts";
 import { errorText } from "./contract/error_text.ts";
+import { ExecutionSearch } from "./core/execution_search.ts";
+import { systemClock } from "./core/clock.ts";
 import { ExecutionManager } from "./core/manager.ts";
+import { Searcher } from "./core/search.ts";
+import { Spool } from "./core/spool.ts";
+import type { SpoolDisk } from "./core/spool_port.ts";
+import { TabShellTasks } from "./core/tab_shell/tab_shell_tasks.ts";
 import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
-import { isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { currentSpoolDisk, isDirectory, type Platform, realPath } from "./platform/mod.ts";
+import { createPortProbe } from "./platform/port_probe.ts";
+import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
+import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { resolvePath } from "./policy/cwd.ts";
 import { placeExecution, type PlacementRules } from "./policy/sandbox_admission.ts";
 import { startNameChecker } from "./policy/name_checker.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
+import { readsBash } from "./policy/shell_grammar.ts";
 import type { SessionFactory } from "./transports/session.ts";
 import { serveStdio } from "./transports/stdio.ts";
+
+/** tab-shell-mcp's default timeout of a foreground command. */
+const TAB_SHELL_TIMEOUT_MS = 30_000;
 
 /** What the composition root needs from the process edge. */
 export interface AppOptions {
@@ -37,10 +51,21 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
-  const manager = createManager(options, defaultShell);
-  const settings = { ...config, defaultShell };
+  const spool = openSpool(options);
+  // A live worker keeps the process alive: shutdown closes it.
+  const regex = createRegexRunner();
+  const manager = createManager(options, defaultShell, spool, regex);
+  const searcher = new Searcher();
+  const search = new ExecutionSearch(manager, searcher, config.maxOutputBytes);
+  const settings = {
+    ...config,
+    defaultShell,
+    terminals: platform.terminals.unavailable() === null,
+  };
+  const tabShell = createTabShell(manager, options);
+  const server = { version: options.version, settings, tabShell, search };
   const createSession: SessionFactory = (owner) => ({
-    server: createServer(manager, { owner, version: options.version, settings }),
+    server: createServer(manager, { owner, ...server }),
     hasLiveWork: () => manager.hasLiveWork(owner),
     close: () => manager.closeSession(owner),
   });
@@ -52,6 +77,9 @@ export function createApp(options: AppOptions): App {
       logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
       await closeTransport();
       await manager.shutdown();
+      searcher.close();
+      await spool?.close();
+      regex.close();
       stopped.resolve();
     })();
   const serve = async (): Promise<number> => {
@@ -92,7 +120,12 @@ async function startTransport(
 }
 
 /** The policy (name lists, admission, redaction) and the execution manager behind it. */
-function createManager(options: AppOptions, defaultShell: string): ExecutionManager {
+function createManager(
+  options: AppOptions,
+  defaultShell: string,
+  spool: Spool | null,
+  regex: RegexRunner,
+): ExecutionManager {
   const { config, platform, env, logger } = options;
   const names = startNameChecker(config, defaultShell);
   // A policy that cannot load fails closed: every execute reports why (see the manager).
@@ -117,15 +150,18 @@ function createManager(options: AppOptions, defaultShell: string): ExecutionMana
   const placement = placementRules(config, platform);
   return new ExecutionManager({
     processes: platform.processes,
+    terminals: platform.terminals,
     admit: (request) => placeExecution(admit(request, rules), request.sideEffects, placement),
     ready: names?.ready,
-    redactionFor: secretRedaction(env, config.redactEnvRegex),
-    baseEnv: { ...env, ...config.nonInteractiveEnv },
+    redactionFor: secretRedaction(env, config.redactEnvRegex, authTokenSecrets(config.authToken)),
+    baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
     maxProcessesPerSession: sessionShare(config),
-    clock: { nowMs: () => Date.now(), monotonicMs: () => performance.now() },
+    clock: systemClock,
     logger,
+    spool,
+    until: { regex, probe: createPortProbe(), clock: systemClock },
   });
 }
 
@@ -154,4 +190,57 @@ function sessionShare(config: Config): number {
   if (config.maxProcessesPerSession !== null) return config.maxProcessesPerSession;
   if (config.transport === "stdio") return config.maxProcesses;
   return Math.max(1, Math.floor(config.maxProcesses / 2));
+}
+
+/**
+ * The output spool for `spool: on` (null for `off`: memory-only retention, as the contract).
+ * Its directory is made now and those of dead servers are removed, both logged; a directory
+ * that cannot be used is logged too, and output then stays in memory.
+ */
+function openSpool(options: AppOptions): Spool | null {
+  const { config, env, logger } = options;
+  if (config.spool === "off") return null;
+  const { disk, defaultRoot } = currentSpoolDisk(env);
+  const spool = Spool.open({
+    disk: disk satisfies SpoolDisk,
+    root: config.spoolDir ?? defaultRoot,
+    pid: Deno.pid,
+    maxStreamBytes: config.maxSpoolBytes,
+    maxTotalBytes: config.maxSpoolTotalBytes,
+  });
+  for (const stale of spool.staleRemoved) {
+    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
+  }
+  if (spool.problem !== null) logger.warn(spool.problem);
+  return spool;
+}
+
+/**
+ * tab-shell-mcp's tools when the profile serves them: its defaults (a 30 s foreground kill, the
+ * tail kept, `$SHELL`) where neither its setting nor ours was given.
+ */
+function createTabShell(manager: ExecutionManager, options: AppOptions) {
+  const { config, platform, env, logger } = options;
+  if (config.tools === "yieldshell") return undefined;
+  const defaultShell = config.shell ?? (env.SHELL || platform.facts.defaultShell(env));
+  const listed = config.blacklist.length > 0 || config.whitelist.length > 0;
+  if (listed && !readsBash(defaultShell)) {
+    throw new Error(
+      `Shell '${defaultShell}' ($SHELL, the shell of execute_shell_command) does not read bash syntax, so a blacklist or whitelist cannot be enforced; set --shell to bash, sh or zsh, or remove the lists`,
+    );
+  }
+  const tasks = new TabShellTasks(manager, {
+    foregroundTimeoutMs: config.defaultTimeout === null
+      ? TAB_SHELL_TIMEOUT_MS
+      : config.defaultTimeoutMs,
+    backgroundTimeoutMs: config.defaultTimeoutMs,
+    maxOutputLength: config.maxOutputLength,
+    truncation: config.outputTruncationMode ?? "tail",
+    defaultShell,
+    keepaliveMs: config.keepaliveIntervalMs,
+    retentionMs: config.processRetentionMs,
+    clock: systemClock,
+    logger,
+  });
+  return { tasks, only: config.tools === "tab-shell" };
 }

@@ -11,7 +11,16 @@ import { descendants, killAll, readProcessTable, stillAlive } from "./process_ta
 import { smokeCommands } from "./smoke_commands.ts";
 
 /** The tools every yieldshell serves. */
-export const TOOL_NAMES = ["cleanup", "execute", "ps", "read", "stop", "wait", "write"];
+export const TOOL_NAMES = [
+  "cleanup",
+  "execute",
+  "ps",
+  "read",
+  "search",
+  "stop",
+  "wait",
+  "write",
+];
 
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Bound for a process tree to appear or vanish, and for `--version`/`--help` to answer. */
@@ -179,7 +188,7 @@ class SmokeSession {
       { name: `--version prints yieldshell ${this.#version}`, run: () => this.#checkVersion() },
       { name: "--help prints the usage", run: () => this.#checkHelp() },
       { name: "initialize over stdio", run: () => this.#checkInitialize() },
-      { name: "tools/list lists the seven tools", run: () => this.#checkTools() },
+      { name: "tools/list lists the eight tools", run: () => this.#checkTools() },
       { name: "execute runs a command through the default shell", run: () => this.#checkShell() },
       {
         name: "a background execution is stopped with its whole process tree",

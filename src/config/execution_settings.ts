@@ -126,6 +126,8 @@ export const EXECUTION_SETTINGS: Pick<
     schema: nonNegativeInteger,
     expected: "a non-negative integer",
     default: () => 3_600_000,
+    // Left out of config.example.yaml: the tab-shell tools keep their own default while unset.
+    defaultText: "3600000 (30000 for a foreground execute_shell_command)",
     description:
       "Runtime limit of an execution whose call passes no timeout_ms; 0 means no limit. It also ends background processes still in the command's process group.",
     lenientEnv: true,

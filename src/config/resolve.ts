@@ -3,6 +3,7 @@ import { readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
+import { foldTabShellSettings, settingLayers } from "./tab_shell_fold.ts";
 import { isLoopbackHost } from "../policy/loopback.ts";
 import { checkCwd, resolvePath } from "../policy/cwd.ts";
 import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
@@ -74,10 +75,18 @@ function resolve(input: ResolveInput): Resolution {
   };
   const explicitCwd = [file.values, env.values, cli.values].some((v) => v.defaultCwd !== undefined);
   const cwdNotice = fitDefaultCwd(config, explicitCwd, input);
+  const layers = settingLayers({ file: file.values, env: env.values, cli: cli.values }, configPath);
+  const tabShell = foldTabShellSettings(config, layers);
   return {
     kind: "config",
     config,
-    warnings: [...env.warnings, ...file.warnings, ...checkCombination(config), ...cwdNotice],
+    warnings: [
+      ...env.warnings,
+      ...file.warnings,
+      ...checkCombination(config),
+      ...cwdNotice,
+      ...tabShell,
+    ],
   };
 }
 

@@ -4,6 +4,8 @@ import { POLICY_SETTINGS } from "./policy_settings.ts";
 import { SANDBOX_SETTINGS } from "./sandbox_settings.ts";
 import type { Config, Settings, TextForm } from "./setting.ts";
 import { SHELL_SETTINGS } from "./shell_settings.ts";
+import { SPOOL_SETTINGS } from "./spool_settings.ts";
+import { TAB_SHELL_SETTINGS } from "./tab_shell_settings.ts";
 import { TRANSPORT_SETTINGS } from "./transport_settings.ts";
 
 export type { Config, Setting, Settings, TextForm } from "./setting.ts";
@@ -44,7 +46,9 @@ export const SETTINGS: Settings = {
   ...POLICY_SETTINGS,
   ...TRANSPORT_SETTINGS,
   ...SHELL_SETTINGS,
+  ...SPOOL_SETTINGS,
   ...SANDBOX_SETTINGS,
+  ...TAB_SHELL_SETTINGS,
 };
 
 /** The setting keys in table order, which is also the order of checks and of `--help`. */

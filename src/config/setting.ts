@@ -1,6 +1,8 @@
 import type { z } from "zod";
+import type { Truncation } from "../contract/arguments.ts";
 import type { Limits } from "../contract/limits.ts";
 import type { SandboxMode } from "../policy/sandbox_profile.ts";
+import type { ToolProfile } from "../contract/tab_shell.ts";
 import type { SideEffect } from "../policy/side_effects.ts";
 
 /** The resolved server configuration: the contract's limits, and everything around them. */
@@ -33,6 +35,8 @@ export interface Config extends Limits {
   maxHttpSessions: number;
   /** Most HTTP requests handled at once. */
   maxConcurrentRequests: number;
+  /** Longest time an HTTP client may take to send one request, headers and body. */
+  requestReadTimeoutMs: number;
   /** Command names refused when no whitelist is set. */
   blacklist: string[];
   /** When non-empty, the only command names allowed. */
@@ -45,6 +49,30 @@ export interface Config extends Limits {
   sandbox: SandboxMode;
   /** Unconfinable side effects that `sandbox: declared` runs without a sandbox. */
   allowUnconfined: SideEffect[];
+  /** Whether output older than the memory cache is kept on disk. */
+  spool: "on" | "off";
+  /** Directory holding one spool directory per server process; null: the system temp directory's. */
+  spoolDir: string | null;
+  /** Bytes of output kept per stream of one execution (memory and disk). */
+  maxSpoolBytes: number;
+  /** Bytes of spooled output on disk for the whole server. */
+  maxSpoolTotalBytes: number;
+  // The tool profile and tab-shell-mcp's settings (`tab_shell_settings.ts`).
+  /** Which tool set the server serves. */
+  tools: ToolProfile;
+  /** Most characters of stdout plus stderr in one tab-shell result. */
+  maxOutputLength: number;
+  /**
+   * tab-shell-mcp's `default_timeout`, seconds. Once resolved: the tab-shell tools' foreground
+   * default when either spelling was given (0: none), null for tab-shell's 30 s.
+   */
+  defaultTimeout: number | null;
+  /** `output_truncation_mode`; once resolved, null when neither spelling was given (tail). */
+  outputTruncationMode: Truncation | null;
+  /** `completed_task_ttl`, seconds, folded into `processRetentionMs` (0: keep). */
+  completedTaskTtl: number | null;
+  /** `keepalive_interval`, seconds, folded into `keepaliveIntervalMs`. */
+  keepaliveInterval: number | null;
 }
 
 /**

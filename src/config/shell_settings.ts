@@ -40,7 +40,7 @@ export const SHELL_SETTINGS: Pick<
     expected: "a shell path or name",
     default: () => null,
     description:
-      "Shell that runs commands whose call names none; empty or null means the platform default.",
+      "Shell that runs commands whose call names none; empty or null means the platform default (for the tab-shell tools, $SHELL, then the platform default, as tab-shell-mcp did).",
   },
   keepaliveIntervalMs: {
     fileKey: "keepalive_interval_ms",
@@ -62,6 +62,8 @@ export const SHELL_SETTINGS: Pick<
     schema: z.enum(["head", "tail"]),
     expected: "head or tail",
     default: () => "head",
+    // Left out of config.example.yaml: the tab-shell tools keep their own default while unset.
+    defaultText: "head (tail for the tab-shell tools)",
     description:
       "Default truncation of output larger than a response: head returns the oldest bytes and moves the cursor; tail returns the newest bytes and leaves the cursor.",
   },

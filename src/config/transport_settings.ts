@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Settings } from "./setting.ts";
-import { optionalText, origin, positiveInteger } from "./value_schemas.ts";
+import {
+  authToken,
+  GENERATE_TOKEN,
+  MAX_REQUEST_READ_TIMEOUT_MS,
+  MIN_AUTH_TOKEN_LENGTH,
+} from "./http_value_schemas.ts";
+import { origin, positiveInteger } from "./value_schemas.ts";
 
 /** How clients connect: the transport, the HTTP address, its token and limits. */
 export const TRANSPORT_SETTINGS: Pick<
@@ -12,6 +18,7 @@ export const TRANSPORT_SETTINGS: Pick<
   | "allowedOrigins"
   | "maxHttpSessions"
   | "maxConcurrentRequests"
+  | "requestReadTimeoutMs"
 > = {
   transport: {
     fileKey: "transport",
@@ -53,11 +60,11 @@ export const TRANSPORT_SETTINGS: Pick<
     env: "YIELDSHELL_AUTH_TOKEN",
     flag: "auth-token",
     valueName: "token",
-    schema: optionalText,
-    expected: "a string",
+    schema: authToken,
+    expected: `a string of at least ${MIN_AUTH_TOKEN_LENGTH} printable ASCII characters`,
     default: () => null,
     description:
-      "Bearer token every HTTP request must carry; empty means none. Prefer the variable or the file: other users can see command lines.",
+      `Bearer token every HTTP request must carry; empty means none. At least ${MIN_AUTH_TOKEN_LENGTH} printable ASCII characters (${GENERATE_TOKEN}). Prefer the variable or the file: other users can see command lines. Commands never see YIELDSHELL_AUTH_TOKEN, and the token is redacted from their output.`,
   },
   allowedOrigins: {
     fileKey: "allowed_origins",
@@ -91,6 +98,19 @@ export const TRANSPORT_SETTINGS: Pick<
     schema: positiveInteger,
     expected: "a positive integer",
     default: () => 128,
-    description: "Most HTTP requests handled at once.",
+    description:
+      "Most JSON-RPC requests handled at once over HTTP (each entry of a batch counts), and most request bodies read at once.",
+  },
+  requestReadTimeoutMs: {
+    fileKey: "request_read_timeout_ms",
+    env: "YIELDSHELL_REQUEST_READ_TIMEOUT_MS",
+    flag: "request-read-timeout-ms",
+    valueName: "ms",
+    form: "integer",
+    schema: z.int().min(1).max(MAX_REQUEST_READ_TIMEOUT_MS),
+    expected: `an integer from 1 to ${MAX_REQUEST_READ_TIMEOUT_MS} (one day)`,
+    default: () => 30_000,
+    description:
+      "Longest time an HTTP client may take to send one request, headers and body; a slower request gets 408 and its connection is closed, so slow clients cannot hold request slots.",
   },
 };

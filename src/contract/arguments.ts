@@ -4,6 +4,24 @@
  */
 export type Truncation = "head" | "tail";
 
+/** `until` of `wait` and `execute`: each field one condition or a refinement of one. */
+export interface UntilArgs {
+  output?: string | null;
+  streams?: string | null;
+  scope?: string | null;
+  ignore_case?: boolean | null;
+  idle_ms?: number | null;
+  port?: number | null;
+  host?: string | null;
+  bytes?: number | null;
+}
+/**
+ * How a terminal execution's output is shown: `text` (escapes removed, `\r` lines collapsed),
+ * `screen` (the rendered screen), `raw` (as written, escapes kept), or `auto` (`text`, or
+ * `screen` when the program paints in two dimensions).
+ */
+export type TerminalViewChoice = "auto" | "text" | "screen" | "raw";
+
 export interface ExecuteArgs {
   command: string;
   side_effects: readonly string[];
@@ -17,6 +35,11 @@ export interface ExecuteArgs {
   timeout_ms?: number | null;
   max_output_bytes?: number | null;
   truncation?: Truncation | null;
+  until?: UntilArgs | null;
+  /** Run on a pseudo-terminal. */
+  tty?: boolean;
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface ReadArgs {
@@ -25,6 +48,7 @@ export interface ReadArgs {
   max_output_bytes?: number | null;
   streams?: string;
   tail_lines?: number | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface WriteArgs {
@@ -32,6 +56,11 @@ export interface WriteArgs {
   input: string;
   newline?: boolean;
   close_stdin?: boolean;
+  /** Named keys typed after `input` (terminal executions). */
+  keys?: readonly string[] | null;
+  /** A new terminal size, set before anything is typed. */
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export interface WaitArgs {
@@ -41,6 +70,8 @@ export interface WaitArgs {
   since_seq?: number | null;
   tail_lines?: number | null;
   truncation?: Truncation | null;
+  until?: UntilArgs | null;
+  view?: TerminalViewChoice | null;
 }
 
 export interface StopArgs {

@@ -25,6 +25,36 @@ export type PageFields = {
   capped: boolean;
   evicted: boolean;
   hint?: string;
+  /** The default view of a capped head page: each stream's newest bytes, out of band. */
+  stdout_tail?: string;
+  stdout_tail_seq?: number;
+  stderr_tail?: string;
+  stderr_tail_seq?: number;
+};
+
+/** Which `until` condition held (`wait_result` adds `exited` and `deadline_reached`). */
+export type UntilResult = "output_matched" | "bytes_reached" | "idle" | "port_open";
+
+/** The output an `output_matched` result matched; the page ends with its line. */
+export type MatchFields = { stream: "stdout" | "stderr"; text: string; seq: number };
+
+/** What a result says about the `until` condition that held. */
+export type UntilFields = { match?: MatchFields };
+/** Why a terminal program waits for the agent (see `src/terminal/awaiting_input.ts`). */
+export type AwaitingInputReason = "password" | "prompt" | "keys";
+
+/** What results of a terminal execution add after the contract's fields. */
+export type TerminalFields = {
+  tty?: {
+    cols: number;
+    rows: number;
+    /** The view `stdout` holds. */
+    view: "text" | "screen" | "raw";
+    /** A terminal has one output stream: it is reported as stdout, and stderr stays empty. */
+    output: "stdout";
+  };
+  /** The program waits for input (null: it does not, or it ended); terminal executions only. */
+  awaiting_input?: AwaitingInputReason | null;
 };
 
 /**
@@ -51,8 +81,11 @@ export type ExecuteResult =
       duration_ms: number;
     }
     & PageFields
+    & { until_result?: UntilResult }
+    & UntilFields
     & { message?: string; stdin_error?: string }
     & SandboxFields
+    & TerminalFields
   );
 
 /** A read narrowed to one stream leaves the other out. */
@@ -64,6 +97,7 @@ export type ReadResult =
     & Omit<PageFields, "stdout" | "stderr">
     & { stdout?: string; stderr?: string; stdin_error?: string }
     & SandboxFields
+    & TerminalFields
   );
 
 export type WriteResult = { execution_id: string; ok: boolean; error?: string };
@@ -74,13 +108,15 @@ export type WaitResult =
     & { execution_id: string; status: ExecutionStatus }
     & ExitFields
     & {
-      wait_result: "exited" | "deadline_reached";
+      wait_result: "exited" | "deadline_reached" | "awaiting_input" | UntilResult;
       waited_ms: number;
       max_wait_ms: number;
     }
+    & UntilFields
     & PageFields
     & { stdin_error?: string }
     & SandboxFields
+    & TerminalFields
   );
 
 export type StopResult = {

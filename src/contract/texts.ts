@@ -7,6 +7,8 @@ export const EVICTED_HINT =
   "Older execution output was dropped before this read and cannot be recovered; poll more often or raise YIELDSHELL_MAX_BUFFER_BYTES.";
 export const REAPED_HINT =
   "Additional execution output was omitted and cannot be recovered because retention removed the completed record.";
+export const TAILS_HINT =
+  "stdout_tail and stderr_tail show the newest bytes of each stream (from stdout_tail_seq, stderr_tail_seq), out of band; the output between next_seq and them is not shown, read again to continue or search it.";
 export const SHUTTING_DOWN = "Server is shutting down";
 export const TAIL_EXCLUSIVE =
   "tail_lines and since_seq are mutually exclusive; use tail_lines for a snapshot of the newest output or since_seq to continue an incremental read";
@@ -16,6 +18,31 @@ export const STDIN_CLOSED = "Process stdin is closed";
 export const STDIN_BUSY = "Initial stdin write is still in progress";
 export const COMMAND_HAS_NUL =
   "Command must not contain NUL bytes; remove them or pass data through stdin";
+
+/**
+ * The evicted hint, naming the setting that evicted the output: the contract's text for the
+ * ring buffer (`spool: off`, or a stream whose spool failed), and the spool's caps otherwise.
+ */
+export function evictedHint(
+  cause:
+    | "max_buffer_bytes"
+    | "max_spool_bytes"
+    | "max_spool_total_bytes"
+    | "free_space"
+    | undefined,
+): string {
+  const dropped = "Older execution output was dropped before this read and cannot be recovered";
+  switch (cause) {
+    case "max_spool_bytes":
+      return `${dropped}; this stream outgrew YIELDSHELL_MAX_SPOOL_BYTES (max_spool_bytes), raise it to keep more.`;
+    case "max_spool_total_bytes":
+      return `${dropped}; the server's spool reached YIELDSHELL_MAX_SPOOL_TOTAL_BYTES (max_spool_total_bytes) and dropped its oldest files, raise it or clean up finished executions.`;
+    case "free_space":
+      return `${dropped}; the disk holding the spool was nearly full and its oldest files were dropped, free space there or set YIELDSHELL_SPOOL_DIR (spool_dir) to a larger disk.`;
+    default:
+      return EVICTED_HINT;
+  }
+}
 
 /** The resume-path capped hint of the contract. */
 export function cappedHint(nextSeq: number, id: string): string {
@@ -91,3 +118,7 @@ export function policyNotLoaded(reason: string): string {
 export function progressMessage(bytes: number, lastLine: string): string {
   return `${bytes} bytes of output so far${lastLine === "" ? "" : `; last line: ${lastLine}`}`;
 }
+
+/** `execute` with `until` but no yield window: nothing could ever be watched. */
+export const UNTIL_WITHOUT_YIELD =
+  "until needs a yield window; pass yield_ms above 0, or drop until and wait with until later";

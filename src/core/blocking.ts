@@ -15,6 +15,8 @@ export interface BlockOptions {
   keepaliveMs: number;
   clock: Clock;
   logger: Logger;
+  /** The progress message. @default {bytes so far and the newest line} */
+  message?: (execution: Execution, elapsedMs: number) => string;
 }
 
 /**
@@ -54,19 +56,24 @@ async function reportProgress(
   stop: AbortSignal,
   options: BlockOptions,
 ): Promise<void> {
-  const { keepaliveMs, clock, logger } = options;
+  const { keepaliveMs, clock, logger, message = outputMessage } = options;
   const started = clock.monotonicMs();
   while (true) {
     await delay(keepaliveMs, stop);
     if (stop.aborted) return;
     const elapsed = Math.round(clock.monotonicMs() - started);
     try {
-      onProgress(elapsed, progressMessage(execution.log.latestSeq - 1, newestLine(execution)));
+      onProgress(elapsed, message(execution, elapsed));
     } catch (error) {
       logger.warn(`Cannot send progress of execution ${execution.id}: ${errorText(error)}`);
       return;
     }
   }
+}
+
+/** Bytes of output so far and the newest line. */
+function outputMessage(execution: Execution): string {
+  return progressMessage(execution.log.latestSeq - 1, newestLine(execution));
 }
 
 /** The newest line of output (at most 200 bytes), trimmed. */

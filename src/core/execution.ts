@@ -2,12 +2,16 @@ import type { SandboxGrant } from "../contract/admission.ts";
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
 import type { Clock } from "./clock.ts";
+import type { SourceChunk } from "./condition_ports.ts";
+import { EventHub } from "./event_hub.ts";
 import type { Logger } from "./logger.ts";
 import { OutputLog, type StreamName } from "./output_log.ts";
 import { pumpOutput } from "./output_pump.ts";
 import type { ProcessTree } from "./process.ts";
 import type { Redaction } from "./redaction.ts";
+import type { ExecutionSpool } from "./spool.ts";
 import { StdinChannel } from "./stdin_channel.ts";
+import type { TerminalSession } from "./terminal_session.ts";
 import { startTimer } from "./timer.ts";
 import { FINAL_DRAIN_MS, PROCESS_GROUP_EXIT_MS, settlesWithin } from "./timing.ts";
 
@@ -28,16 +32,20 @@ export interface ExecutionInit {
   spawnedAtMs: number;
   clock: Clock;
   logger: Logger;
-  /** Ring-buffer capacity per stream. */
+  /** Ring-buffer capacity per stream (with a spool: the memory cache of the newest bytes). */
   capacityBytes: number;
+  /** Where older output goes (`Spool.forExecution()`); absent or null: `spool: off`. */
+  spool?: ExecutionSpool | null;
   /** Secrets of the server's environment and the call's overlay. */
   redaction: Redaction;
   /** Runtime limit; 0 means none. */
   timeoutMs: number;
-  /** Grace between SIGTERM and SIGKILL when the timeout fires. */
+  /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 sends SIGKILL at once. */
   timeoutGraceMs: number;
   /** The sandbox it runs in; null or absent when the sandbox is off. */
   sandbox?: SandboxGrant | null;
+  /** The terminal of a `tty: true` execution (its tree is the terminal's). */
+  terminal?: TerminalSession | null;
 }
 
 /** Why a termination was asked for: a timeout keeps `timed_out`, the others end `stopped`. */
@@ -57,6 +65,10 @@ export class Execution {
   readonly stdin: StdinChannel;
   /** The sandbox it runs in; null when the sandbox is off. */
   readonly sandbox: SandboxGrant | null;
+  /** Each append to the log, as it happens (conditions and pushes listen). */
+  readonly appended = new EventHub<SourceChunk>();
+  /** The terminal of a `tty: true` execution, else null. */
+  readonly terminal: TerminalSession | null;
   /** Epoch seconds. */
   readonly startedAt: number;
   #status: ExecutionStatus = "running";
@@ -87,11 +99,12 @@ export class Execution {
     this.pid = init.tree.pid;
     this.redaction = init.redaction;
     this.sandbox = init.sandbox ?? null;
+    this.terminal = init.terminal ?? null;
     this.#clock = init.clock;
     this.#logger = init.logger;
     this.#startMono = init.spawnedMonoMs;
     this.startedAt = init.spawnedAtMs / 1000;
-    this.log = new OutputLog({ capacityBytes: init.capacityBytes });
+    this.log = new OutputLog({ capacityBytes: init.capacityBytes, spool: init.spool });
     this.stdin = new StdinChannel(init.tree.stdin, init.logger);
     this.#drains = Promise.all([
       this.#pump("stdout", init.tree.stdout),
@@ -164,18 +177,21 @@ export class Execution {
     return await settlesWithin(this.#finished, PROCESS_GROUP_EXIT_MS + FINAL_DRAIN_MS);
   }
 
-  /** Stops timers and pipes of a record being removed, and stops containing its tree. */
+  /** Stops timers and pipes of a record being removed, stops containing its tree, deletes its spool. */
   dispose(): void {
     this.#cancelTimeout();
     this.stdin.close();
+    this.log.close();
     this.tree.release();
+    this.terminal?.[Symbol.dispose]();
   }
 
   #onTimeout(graceMs: number): void {
     if (!this.live) return;
     this.#timeoutFired = true;
     this.#status = "timed_out";
-    this.terminate("SIGTERM", graceMs, "timeout").catch((error) =>
+    // No grace is a kill, as tab-shell-mcp's timeout is.
+    this.terminate(graceMs === 0 ? "SIGKILL" : "SIGTERM", graceMs, "timeout").catch((error) =>
       this.#logger.warn(`Cannot stop timed-out execution ${this.id}: ${errorText(error)}`)
     );
   }
@@ -187,6 +203,7 @@ export class Execution {
       log: this.log,
       redactor: this.redaction.stream(),
       onChunk: () => this.#lastOutputAt = this.#clock.nowMs() / 1000,
+      onAppend: (stream, seq, bytes) => this.appended.emit({ stream, seq, bytes }),
     });
   }
 

@@ -1,10 +1,11 @@
-import type { Admission } from "../contract/admission.ts";
 import type {
   CleanupArgs,
   ExecuteArgs,
   PsArgs,
   ReadArgs,
   StopArgs,
+  TerminalViewChoice,
+  Truncation,
   WaitArgs,
   WriteArgs,
 } from "../contract/arguments.ts";
@@ -13,6 +14,7 @@ import { failed, type Outcome, succeeded } from "../contract/outcome.ts";
 import type {
   CleanupResult,
   ExecuteResult,
+  PageFields,
   PsResult,
   ReadResult,
   RefusedCall,
@@ -20,19 +22,28 @@ import type {
   WaitResult,
   WriteResult,
 } from "../contract/results.ts";
-import { normalizeSignalName } from "../contract/signal_names.ts";
+import { terminalSandboxed, viewNeedsTerminal } from "../contract/terminal_texts.ts";
 import * as text from "../contract/texts.ts";
-import { blockOn, type BlockOptions } from "./blocking.ts";
+import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
 import { checkCursorArgs, clamp, parseStreams } from "./call_checks.ts";
+import { EventFeed, VIEW_PAGE } from "./event_feed.ts";
 import type { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
 import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psEntry, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords } from "./retention.ts";
-import { askPolicy, startExecution } from "./start.ts";
-import { GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS, REQUEST_CEILING_MS } from "./timing.ts";
+import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
+import { stopExecution } from "./stop_execution.ts";
+import { blockUntil, checkUntil, type UntilHit, untilPage } from "./until.ts";
+
+/** The arguments of a wait or execute that shape its page. */
+type PageArgs = Pick<WaitArgs, "since_seq" | "tail_lines" | "max_output_bytes" | "truncation">;
+import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
+import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
+import type { ShownView } from "./terminal_view.ts";
+import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
 
 /** Default age thresholds of `cleanup`: one hour. */
 const CLEANUP_DEFAULT_MS = 3_600_000;
@@ -40,7 +51,9 @@ const CLEANUP_DEFAULT_MS = 3_600_000;
 /** The registry of executions and every tool operation of the contract. */
 export class ExecutionManager {
   #options: ManagerOptions;
-  #executions = new ExecutionRegistry();
+  #executions = new ExecutionRegistry({ onRemove: (execution) => this.events.removed(execution) });
+  /** Execution events for the pushes of every session. */
+  readonly events: EventFeed;
   #shuttingDown = false;
   #shutdown: Promise<void> | null = null;
   /** Server-wide page settings: the response cap and the server's secrets. */
@@ -52,6 +65,10 @@ export class ExecutionManager {
       capBytes: options.limits.maxOutputBytes,
       redaction: options.redactionFor({}),
     };
+    this.events = new EventFeed({
+      records: (owner) => this.records(owner),
+      view: (execution) => readResult(execution, this.#page(execution, VIEW_PAGE), "both"),
+    });
   }
 
   /** Live executions across all sessions. */
@@ -66,66 +83,69 @@ export class ExecutionManager {
 
   /** Admits, starts, then blocks on one command for its yield window. */
   async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
-    const admission = await this.#admit(args, context.owner);
-    if (!admission.allow) return startFailed(admission.reason);
-    const identity = {
-      id: this.#executions.newId(),
-      owner: context.owner,
-      cwd: admission.cwd,
-      cwdChecked: admission.cwdChecked ?? false,
-      sandbox: admission.sandbox ?? null,
-    };
-    const execution = startExecution(args, identity, this.#options);
-    if (typeof execution === "string") return startFailed(execution);
-    this.#executions.add(execution);
     const { limits } = this.#options;
     const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
-    const outcome = await blockOn(
-      execution,
-      Math.min(yieldMs, REQUEST_CEILING_MS),
-      context,
-      this.#blockOptions(),
-    );
-    if (outcome === "cancelled") this.#interrupt(execution);
-    this.#reap();
-    const retained = this.#executions.has(execution.id);
-    const page = this.#page(execution, {
-      sinceSeq: null,
-      tailLines: null,
-      streams: "both",
-      maxOutputBytes: args.max_output_bytes,
-      truncation: args.truncation ?? limits.truncation,
+    const until = checkUntil(args.until, this.#options.until.probe, { window: yieldMs > 0 });
+    if ("error" in until) return startFailed(until.error);
+    const launch = await this.launch(args, context);
+    if (launch.kind !== "started") return startFailed(launch.reason);
+    const { execution } = launch;
+    const budgetMs = Math.min(yieldMs, REQUEST_CEILING_MS);
+    const { outcome, hit } = await blockUntil(execution, until.conditions, budgetMs, context, {
+      ...this.#blockOptions(),
+      cursorSeq: 1,
     });
+    if (outcome === "cancelled" || hit?.kind === "failed") this.#interrupt(execution);
+    if (hit?.kind === "failed") return startFailed(hit.error);
+    this.reap();
+    const retained = this.#executions.has(execution.id);
+    const { max_output_bytes, truncation } = args;
+    const request = this.#untilRequest({ max_output_bytes, truncation }, hit);
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, null);
     if (!retained) markReaped(page);
-    return succeeded(executeResult(execution, page, retained));
+    const result = executeResult(execution, page, retained, hit);
+    if (result.status === "backgrounded") this.events.backgrounded(execution);
+    return succeeded(await this.#withTerminal(execution, result, shown));
   }
 
-  read(args: ReadArgs, context: CallContext): Outcome<ReadResult> {
+  async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
     const streams = parseStreams(args.streams);
     if (streams === null) return refused(id, text.invalidStreams(args.streams ?? ""));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
-    const page = this.#page(execution, {
+    const request: PageRequest = {
       sinceSeq: args.since_seq ?? null,
       tailLines: args.tail_lines ?? null,
       streams,
       maxOutputBytes: args.max_output_bytes,
       truncation: "head",
-    });
-    return succeeded(readResult(execution, page, streams));
+    };
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
+    return succeeded(
+      await this.#withTerminal(execution, readResult(execution, page, streams), shown),
+    );
   }
 
   async write(args: WriteArgs, context: CallContext): Promise<Outcome<WriteResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     const fail = (error: string) => failed({ execution_id: id, ok: false, error });
     if (execution === null) return fail(text.unknownId(id));
     if (!execution.live) return fail(text.notRunning(execution.status));
     const { stdin } = execution;
     if (stdin.closed) return fail(text.STDIN_CLOSED);
+    if (execution.terminal !== null) {
+      const error = await writeTerminal(execution, execution.terminal, args, REQUEST_CEILING_MS);
+      return error === null ? succeeded({ execution_id: id, ok: true }) : fail(error);
+    }
+    const pipeError = checkPipeWrite(args);
+    if (pipeError !== null) return fail(pipeError);
     if (stdin.busy) return fail(text.STDIN_BUSY);
     const input = args.newline ? `${args.input}\n` : args.input;
     const error = input === "" ? null : await stdin.write(input, REQUEST_CEILING_MS);
@@ -135,62 +155,46 @@ export class ExecutionManager {
 
   async wait(args: WaitArgs, context: CallContext): Promise<Outcome<WaitResult>> {
     const id = args.execution_id;
-    const execution = this.#find(id, context);
+    const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
-    const invalid = checkCursorArgs(args.since_seq, args.tail_lines);
+    const invalid = checkCursorArgs(args.since_seq, args.tail_lines) ??
+      checkView(execution, args.view);
     if (invalid !== null) return refused(id, invalid);
-    const { clock, limits } = this.#options;
+    const { clock } = this.#options;
+    const until = checkUntil(args.until, this.#options.until.probe);
+    if ("error" in until) return refused(id, until.error);
     const maxWaitMs = clamp(args.timeout_ms ?? REQUEST_CEILING_MS, 0, REQUEST_CEILING_MS);
     const started = clock.monotonicMs();
-    await blockOn(execution, maxWaitMs, context, this.#blockOptions());
+    const { outcome, hit } = await blockUntil(execution, until.conditions, maxWaitMs, context, {
+      ...this.#blockOptions(),
+      cursorSeq: args.since_seq ?? execution.resumeCursor,
+    });
+    if (hit?.kind === "failed") return refused(id, hit.error);
     const waitedMs = clock.monotonicMs() - started;
     const retained = this.#executions.has(id);
-    const page = this.#page(execution, {
-      sinceSeq: args.since_seq ?? null,
-      tailLines: args.tail_lines ?? null,
-      streams: "both",
-      maxOutputBytes: args.max_output_bytes,
-      truncation: args.truncation ?? limits.truncation,
-    });
+    const request = this.#untilRequest(args, hit);
+    const page = this.#page(execution, request);
+    const shown = await this.#show(execution, page, request, args.view);
     if (!retained) markReaped(page);
-    return succeeded(waitResult(execution, page, { maxWaitMs, waitedMs }));
+    const result = waitResult(execution, page, { maxWaitMs, waitedMs }, hit);
+    if (outcome === "awaiting_input" && execution.live && "wait_result" in result) {
+      result.wait_result = "awaiting_input";
+    }
+    return succeeded(await this.#withTerminal(execution, result, shown));
   }
 
   async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
-    const id = args.execution_id;
-    const raw = args.signal ?? "SIGTERM";
-    const execution = this.#find(id, context);
-    if (execution === null) {
-      return failed({ execution_id: id, stopped: false, error: text.unknownId(id) });
-    }
-    if (!execution.live) {
-      // Not a failure: nothing of it runs, which is what a stop is for; say how it ended.
-      const { status } = execution;
-      return succeeded({
-        execution_id: id,
-        stopped: false,
-        status,
-        error: text.notRunning(status),
-      });
-    }
-    const signal = normalizeSignalName(raw);
-    if (signal === null || !this.#options.processes.supportsSignal(signal)) {
-      return failed({ execution_id: id, stopped: false, error: text.invalidSignal(raw) });
-    }
-    const graceMs = clamp(args.force_after_ms ?? GRACEFUL_STOP_MS, 0, MAX_STOP_GRACE_MS);
-    if (await execution.terminate(signal, graceMs, "stop")) {
-      return succeeded({ execution_id: id, stopped: true, signal, error: null });
-    }
-    return failed({ execution_id: id, stopped: false, signal, error: text.STOP_FAILED });
+    const execution = this.lookup(args.execution_id, context);
+    return await stopExecution(execution, args, this.#options.processes);
   }
 
   ps(args: PsArgs, context: CallContext): Outcome<PsResult> {
-    this.#reap();
+    this.reap();
     const includeCompleted = args.include_completed ?? true;
     const limit = Math.max(0, args.limit ?? 50);
     const nowS = this.#nowS();
-    const records = [...this.#executions.values()].reverse().filter((execution) =>
-      execution.owner === context.owner && (includeCompleted || execution.status === "running")
+    const records = this.records(context.owner).reverse().filter((execution) =>
+      includeCompleted || execution.status === "running"
     );
     return succeeded({
       executions: records.slice(0, limit).map((execution) => psEntry(execution, nowS)),
@@ -213,7 +217,7 @@ export class ExecutionManager {
 
   /** Ends every live execution of one session (its client went away). */
   async closeSession(owner: string): Promise<void> {
-    await this.#stopAll([...this.#executions.values()].filter((e) => e.owner === owner));
+    await this.#stopAll(this.records(owner));
   }
 
   /**
@@ -229,21 +233,57 @@ export class ExecutionManager {
     return this.#shutdown;
   }
 
-  /** The policy's answer, then whether the server, and the session, can take one more. */
-  async #admit(args: ExecuteArgs, owner: string): Promise<Admission> {
+  /** Admits (else `rejected`) and starts (else `unstarted`: limit, shutdown, OS) one command. */
+  async launch(args: ExecuteArgs, context: CallContext, overrides?: StartOverrides) {
     const admission = await askPolicy(args, this.#options);
-    if (!admission.allow) return admission;
-    this.#reap();
+    if (!admission.allow) return { kind: "rejected", reason: admission.reason } as const;
+    this.reap();
     const { maxProcesses } = this.#options.limits;
     const perSession = this.#options.maxProcessesPerSession ?? maxProcesses;
-    if (this.#shuttingDown) return { allow: false, reason: text.SHUTTING_DOWN };
-    if (this.liveCount >= maxProcesses) {
-      return { allow: false, reason: text.processLimit(maxProcesses) };
+    const refusal = this.#shuttingDown
+      ? text.SHUTTING_DOWN
+      : this.liveCount >= maxProcesses
+      ? text.processLimit(maxProcesses)
+      : this.#executions.liveCountOf(context.owner) >= perSession
+      ? text.sessionProcessLimit(perSession)
+      : null;
+    if (refusal !== null) return { kind: "unstarted", reason: refusal } as const;
+    const sandbox = admission.sandbox ?? null;
+    if (args.tty === true && (sandbox?.confinement ?? null) !== null) {
+      return { kind: "rejected", reason: terminalSandboxed(sandbox?.label ?? "") } as const;
     }
-    if (this.#executions.liveCountOf(owner) >= perSession) {
-      return { allow: false, reason: text.sessionProcessLimit(perSession) };
-    }
-    return admission;
+    const identity = {
+      id: this.#executions.newId(),
+      owner: context.owner,
+      cwd: admission.cwd,
+      cwdChecked: admission.cwdChecked ?? false,
+      sandbox,
+    };
+    const execution = startExecution(args, identity, { ...this.#options, ...overrides });
+    if (typeof execution === "string") return { kind: "unstarted", reason: execution } as const;
+    this.#executions.add(execution);
+    this.events.started(execution);
+    return { kind: "started", execution } as const;
+  }
+
+  /** The record of `id` if the caller's session started it, else null. */
+  lookup(id: string, context: CallContext): Execution | null {
+    return this.#executions.find(id, context.owner);
+  }
+
+  /** The records of one session, oldest first. */
+  records(owner: string): Execution[] {
+    return [...this.#executions.values()].filter((e) => e.owner === owner);
+  }
+
+  /** Drops a finished record that nothing can address (a foreground result was returned). */
+  forget(execution: Execution): void {
+    if (!execution.live) this.#executions.remove(execution);
+  }
+
+  /** Removes the terminal records that retention no longer keeps (age, then count). */
+  reap(): void {
+    this.#executions.reap(this.#options.limits, this.#nowS());
   }
 
   /** A cancelled execute is Ctrl+C: nobody holds its id, so it must not keep running. */
@@ -267,22 +307,58 @@ export class ExecutionManager {
     return readPage(execution, request, this.#pageOptions);
   }
 
-  #blockOptions(): BlockOptions {
-    const { limits, clock, logger } = this.#options;
-    return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger };
+  /** The call's truncation; left out, a capped head page also shows tails (spool: on). */
+  #view(truncation: Truncation | null | undefined) {
+    const tails = truncation == null && this.#options.spool != null;
+    return { truncation: truncation ?? this.#options.limits.truncation, tails };
+  }
+
+  #blockOptions(): BlockOptions & { ports: ManagerOptions["until"] } {
+    const { limits, clock, logger, until } = this.#options;
+    return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
+  }
+
+  /** The page request of a wait or execute, ending with the matched line on an output match. */
+  #untilRequest(args: PageArgs, hit: UntilHit | null): PageRequest {
+    return untilPage({
+      sinceSeq: args.since_seq ?? null,
+      tailLines: args.tail_lines ?? null,
+      streams: "both",
+      maxOutputBytes: args.max_output_bytes,
+      ...this.#view(args.truncation),
+    }, hit);
+  }
+
+  /** A terminal execution's page in the asked view; null for pipes. */
+  #show(
+    execution: Execution,
+    page: PageFields,
+    request: PageRequest,
+    view: TerminalViewChoice | null | undefined,
+  ) {
+    return showTerminalPage(execution, page, {
+      page: request,
+      view,
+      capBytes: this.#pageOptions.capBytes,
+    });
+  }
+
+  #withTerminal<R extends object>(execution: Execution, result: R, shown: ShownView | null) {
+    return withTerminalFields(execution, result, shown, this.#options.clock);
   }
 
   #nowS(): number {
     return this.#options.clock.nowMs() / 1000;
   }
+}
 
-  #find(id: string, context: CallContext): Execution | null {
-    return this.#executions.find(id, context.owner);
-  }
-
-  #reap(): void {
-    this.#executions.reap(this.#options.limits, this.#nowS());
-  }
+/** A text view asked of a pipe execution, or null. */
+function checkView(
+  execution: Execution,
+  view: TerminalViewChoice | null | undefined,
+): string | null {
+  if (execution.terminal !== null) return null;
+  return view === "text" || view === "screen" ? viewNeedsTerminal(execution.id, view) : null;
 }
 
 function startFailed(error: string): Outcome<ExecuteResult> {

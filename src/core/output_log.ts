@@ -1,5 +1,13 @@
 import { type Chunk, RingBuffer } from "./ring_buffer.ts";
-import { skipContinuationBytes, utf8CharLengthAt, utf8SafePrefixLength } from "./utf8.ts";
+import type { ExecutionSpool } from "./spool.ts";
+import { SpooledStream } from "./spooled_stream.ts";
+import type { EvictionCause, StreamStore } from "./stream_store.ts";
+import {
+  countLineFeeds,
+  skipContinuationBytes,
+  utf8CharLengthAt,
+  utf8SafePrefixLength,
+} from "./utf8.ts";
 
 /** One output stream of a process. */
 export type StreamName = "stdout" | "stderr";
@@ -21,6 +29,11 @@ export interface OutputPage {
   capped: boolean;
   /** The requested range overlapped evicted data. */
   evicted: boolean;
+  /**
+   * Which setting evicted it; set only when `evicted` and the log is spooled (without a spool
+   * it is always the ring buffer, `max_buffer_bytes`, as in the contract).
+   */
+  evictedBy?: EvictionCause;
 }
 
 /** Options for {@linkcode OutputLog.read}. */
@@ -53,8 +66,20 @@ export interface NewestOptions {
 
 /** Options for {@linkcode OutputLog}. */
 export interface OutputLogOptions {
-  /** Most bytes retained per stream. */
+  /** Most bytes retained per stream in memory (with a spool: the cache of the newest bytes). */
   capacityBytes: number;
+  /**
+   * Spools older bytes to disk, up to its `max_spool_bytes` per stream. Without it (`spool:
+   * off`) the ring buffers are the retention, exactly as in the contract.
+   */
+  spool?: ExecutionSpool | null;
+}
+
+/** A run of bytes of one stream at its first position. */
+export interface StreamPiece {
+  readonly stream: StreamName;
+  readonly seq: number;
+  readonly bytes: Uint8Array;
 }
 
 interface StreamChunk extends Chunk {
@@ -63,19 +88,86 @@ interface StreamChunk extends Chunk {
 
 const LINE_FEED = 0x0a;
 
-/** The stdout and stderr of one execution: two ring buffers sharing one position counter. */
+/**
+ * The stdout and stderr of one execution sharing one position counter: two ring buffers, or
+ * two spooled streams whose ring buffers cache the newest bytes of their disk history.
+ */
 export class OutputLog {
-  #buffers: Record<StreamName, RingBuffer>;
+  #buffers: Record<StreamName, StreamStore>;
+  #spool: ExecutionSpool | null;
   #latestSeq = 1;
-  // ignoreBOM keeps a BOM in the text, as it occupies positions.
-  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   constructor(options: OutputLogOptions) {
-    const { capacityBytes } = options;
-    this.#buffers = {
-      stdout: new RingBuffer({ capacityBytes }),
-      stderr: new RingBuffer({ capacityBytes }),
-    };
+    const { capacityBytes, spool = null } = options;
+    this.#spool = spool;
+    const store = (stream: StreamName): StreamStore =>
+      spool === null || spool.problem !== null
+        ? new RingBuffer({ capacityBytes })
+        : new SpooledStream({
+          cacheBytes: capacityBytes,
+          maxBytes: spool.maxStreamBytes,
+          spool: spool.stream(stream),
+        });
+    this.#buffers = { stdout: store("stdout"), stderr: store("stderr") };
+  }
+
+  /** Whether older output goes to disk (false with `spool: off` or when the spool is unusable). */
+  get spooled(): boolean {
+    return this.#buffers.stdout instanceof SpooledStream;
+  }
+
+  /**
+   * Why output is kept in memory only although a spool was asked for: the spool directory is
+   * unusable, or writing a stream failed (a full disk); null otherwise.
+   */
+  get spoolProblem(): string | null {
+    const problem = this.#spool?.problem ?? null;
+    if (problem !== null) return problem;
+    for (const stream of ["stdout", "stderr"] as const) {
+      const store = this.#buffers[stream];
+      if (store instanceof SpooledStream && store.problem !== null) {
+        return `Spooling ${stream} to disk failed (${store.problem}); it keeps only its newest bytes in memory`;
+      }
+    }
+    return null;
+  }
+
+  /** Deletes the spooled files (the memory cache stays readable); idempotent. */
+  close(): void {
+    for (const store of Object.values(this.#buffers)) {
+      if (store instanceof SpooledStream) store.close();
+    }
+    this.#spool?.close();
+  }
+
+  /** One past the highest evicted position of `stream`, or null. */
+  watermark(stream: StreamName): number | null {
+    return this.#buffers[stream].watermark;
+  }
+
+  /**
+   * Retained chunks of one stream in position order from `seq` (reads settle the spool first);
+   * `sizeHint` sizes the reads from disk.
+   */
+  chunksOf(stream: StreamName, seq: number, sizeHint?: number): Iterable<Chunk> {
+    this.#prepare([[stream, this.#buffers[stream]]]);
+    return this.#buffers[stream].chunksFrom(seq, sizeHint);
+  }
+
+  /**
+   * Line feeds of `stream` before position `seq` (its oldest retained position or later), or
+   * null when evicted bytes were not counted (no spool).
+   */
+  lineFeedsBefore(stream: StreamName, seq: number): number | null {
+    const store = this.#buffers[stream];
+    if (store instanceof SpooledStream) return store.lineFeedsBefore(seq);
+    if (store.watermark !== null) return null;
+    let lines = 0;
+    for (const chunk of store.chunksFrom(1)) {
+      if (chunk.startSeq >= seq) break;
+      lines += countLineFeeds(chunk.bytes.subarray(0, Math.max(0, seq - chunk.startSeq)));
+    }
+    return lines;
   }
 
   /** One past the newest captured byte of either stream; starts at 1. */
@@ -94,20 +186,31 @@ export class OutputLog {
     this.#latestSeq += bytes.length;
   }
 
+  /** Retained chunks of `stream` that end after `seq`, the first trimmed to start there. */
+  *chunksFrom(stream: StreamName, seq: number): Generator<StreamPiece> {
+    for (const chunk of this.#buffers[stream].chunksFrom(seq)) {
+      yield { stream, seq: chunk.startSeq, bytes: chunk.bytes };
+    }
+  }
+
   /** Reads the selected streams from `startSeq` in position order, within one shared byte budget. */
   read(options: ReadOptions): OutputPage {
     const { startSeq, maxBytes, streams = "both" } = options;
     checkCount(startSeq, "startSeq", -Infinity, "read output");
     checkCount(maxBytes, "maxBytes", 0, "read output");
     const selected = this.#select(streams);
+    this.#prepare(selected);
     // Clamping keeps latestSeq >= nextSeq, and positions start at 1.
     const start = Math.min(Math.max(startSeq, 1), this.#latestSeq);
-    const taken: Record<StreamName, Uint8Array[]> = { stdout: [], stderr: [] };
+    // Decoded as taken: a chunk read from disk is valid only until its stream advances.
+    const text = { stdout: new PageText(), stderr: new PageText() };
     let budget = maxBytes;
     let firstSeq: number | null = null;
     let endSeq = start;
     let capped = false;
-    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start)));
+    // The budget sizes reads from disk (plus a character's bytes beyond it).
+    const hint = maxBytes + 4;
+    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksFrom(start, hint)));
     for (const chunk of merge(sources, "oldestFirst")) {
       if (budget <= 0) {
         capped = true;
@@ -122,7 +225,7 @@ export class OutputLog {
         // Progress over precision: one whole character, even if it exceeds the budget.
         length = utf8CharLengthAt(chunk.bytes, 0);
       }
-      taken[chunk.stream].push(chunk.bytes.subarray(0, length));
+      text[chunk.stream].add(chunk.bytes.subarray(0, length));
       firstSeq ??= chunk.startSeq;
       endSeq = chunk.startSeq + length;
       budget -= length;
@@ -136,14 +239,19 @@ export class OutputLog {
       // Skip evicted ranges, but never move backwards (the reference's defect 8.1 #1).
       for (const [, buffer] of selected) nextSeq = Math.max(nextSeq, buffer.watermark ?? 0);
     }
-    return {
-      stdout: this.#decode(taken.stdout),
-      stderr: this.#decode(taken.stderr),
+    const page: OutputPage = {
+      stdout: text.stdout.finish(),
+      stderr: text.stderr.finish(),
       startSeq: firstSeq ?? nextSeq,
       nextSeq,
       capped,
       evicted: selected.some(([, buffer]) => start < (buffer.watermark ?? 0)),
     };
+    if (page.evicted) {
+      const cause = evictionCause(selected, start);
+      if (cause !== null) page.evictedBy = cause;
+    }
+    return page;
   }
 
   /** Position where a read of the last `lines` lines starts, moved later to keep at most `maxBytes`. */
@@ -161,17 +269,22 @@ export class OutputLog {
     return this.#walkBack(Infinity, maxBytes, streams);
   }
 
-  #select(streams: StreamSelection): [StreamName, RingBuffer][] {
+  #select(streams: StreamSelection): [StreamName, StreamStore][] {
     if (streams === "both") {
       return [["stdout", this.#buffers.stdout], ["stderr", this.#buffers.stderr]];
     }
     return [[streams, this.#buffers[streams]]];
   }
 
+  #prepare(selected: [StreamName, StreamStore][]): void {
+    // Settle every spool first: a spool's write can evict another stream's oldest files.
+    for (const [, store] of selected) if (store instanceof SpooledStream) store.prepareRead();
+  }
+
   #walkBack(lines: number, maxBytes: number, streams: StreamSelection): number {
-    const sources = this.#select(streams).map(([stream, buffer]) =>
-      tag(stream, buffer.chunksNewestFirst())
-    );
+    const selected = this.#select(streams);
+    this.#prepare(selected);
+    const sources = selected.map(([stream, buffer]) => tag(stream, buffer.chunksNewestFirst()));
     let newer: Chunk | null = null;
     let walkedBytes = 0;
     let countedLines = 0;
@@ -194,12 +307,35 @@ export class OutputLog {
     // Fewer lines than asked, or no data at all.
     return newer?.startSeq ?? this.#latestSeq;
   }
+}
 
-  #decode(parts: Uint8Array[]): string {
-    let text = "";
-    for (const part of parts) text += this.#decoder.decode(part, { stream: true });
-    return text + this.#decoder.decode();
+/** The text of one stream of a page, decoded part by part. */
+class PageText {
+  // ignoreBOM keeps a BOM in the text, as it occupies positions.
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  #text = "";
+
+  add(bytes: Uint8Array): void {
+    this.#text += this.#decoder.decode(bytes, { stream: true });
   }
+
+  finish(): string {
+    return this.#text + this.#decoder.decode();
+  }
+}
+
+/** The cause of the highest watermark after `start` among spooled streams, or null. */
+function evictionCause(selected: [StreamName, StreamStore][], start: number): EvictionCause | null {
+  let cause: EvictionCause | null = null;
+  let highest = start;
+  for (const [, store] of selected) {
+    const watermark = store.watermark ?? 0;
+    if (store instanceof SpooledStream && watermark > highest) {
+      highest = watermark;
+      cause = store.evictionCause;
+    }
+  }
+  return cause;
 }
 
 function* tag(stream: StreamName, chunks: Iterable<Chunk>): Generator<StreamChunk> {

@@ -12,6 +12,8 @@ export interface PumpOptions {
   redactor: StreamRedactor | null;
   /** Called for every chunk read, before it is appended. */
   onChunk(): void;
+  /** Called after each append with the bytes' first position (the condition watcher listens). */
+  onAppend?(stream: StreamName, seq: number, bytes: Uint8Array): void;
 }
 
 /**
@@ -23,16 +25,21 @@ export async function pumpOutput(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   options: PumpOptions,
 ): Promise<void> {
-  const { log, redactor, onChunk } = options;
+  const { log, redactor, onChunk, onAppend } = options;
   const normalizer = new Utf8Normalizer();
+  const append = (bytes: Uint8Array) => {
+    const seq = log.latestSeq;
+    log.append(stream, bytes);
+    onAppend?.(stream, seq, bytes);
+  };
   const emit = (bytes: Uint8Array, final: boolean) => {
     if (redactor === null) {
-      if (bytes.length > 0) log.append(stream, bytes);
+      if (bytes.length > 0) append(bytes);
       return;
     }
     let text = bytes.length > 0 ? redactor.push(decoder.decode(bytes)) : "";
     if (final) text += redactor.flush();
-    if (text.length > 0) log.append(stream, encoder.encode(text));
+    if (text.length > 0) append(encoder.encode(text));
   };
   try {
     while (true) {

@@ -3,6 +3,7 @@ import type { PageFields } from "../contract/results.ts";
 import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import type { OutputPage, StreamSelection } from "./output_log.ts";
+import { type Tails, takeTails } from "./page_tails.ts";
 import type { Redaction } from "./redaction.ts";
 
 /** What a read, wait or execute asks of the output. */
@@ -12,6 +13,8 @@ export interface PageRequest {
   streams: StreamSelection;
   maxOutputBytes: number | null | undefined;
   truncation: Truncation;
+  /** The default view: a capped head page of a finished execution also shows tails. */
+  tails?: boolean;
 }
 
 /** Server-wide settings of a page. */
@@ -44,13 +47,23 @@ export function readPage(
     : Math.min(requested, options.capBytes);
   const resume = request.sinceSeq === null && request.tailLines === null &&
     request.streams === "both";
+  const withTails = resume && request.truncation === "head" && request.tails === true &&
+    !execution.live && execution.log.read({ startSeq: execution.resumeCursor, maxBytes }).capped;
   const { page, hint } = resume && request.truncation === "tail"
     ? takeNewest(execution, maxBytes)
     : request.tailLines !== null
     ? takeTail(execution, request.tailLines, request.streams, maxBytes)
-    : takeFrom(execution, resume ? null : request.sinceSeq ?? 1, request.streams, maxBytes);
+    : takeFrom(
+      execution,
+      resume ? null : request.sinceSeq ?? 1,
+      request.streams,
+      withTails ? Math.ceil(maxBytes / 2) : maxBytes,
+    );
   const { redaction } = options;
-  const hints = [hint, page.evicted ? text.EVICTED_HINT : null].filter((h) => h !== null);
+  const evicted = page.evicted
+    ? [text.evictedHint(page.evictedBy), execution.log.spoolProblem]
+    : [];
+  const hints = [hint, ...evicted].filter((h) => h !== null);
   const fields: PageFields = {
     stdout: redaction.text(page.stdout),
     stderr: redaction.text(page.stderr),
@@ -60,8 +73,31 @@ export function readPage(
     capped: page.capped,
     evicted: page.evicted,
   };
-  if (hints.length > 0) fields.hint = hints.join(" ");
+  if (withTails) addTails(fields, execution, options.redaction, maxBytes);
+  if (hints.length > 0) fields.hint = [...hints, ...tailHint(fields)].join(" ");
   return fields;
+}
+
+/**
+ * Shares the response budget: the contiguous part took half, the tails get what it left, so
+ * `stdout` + `stderr` + the tails stay within `maxBytes`.
+ */
+function addTails(
+  fields: PageFields,
+  execution: Execution,
+  redaction: Redaction,
+  maxBytes: number,
+): void {
+  const used = new TextEncoder().encode(fields.stdout + fields.stderr).length;
+  const tails: Tails = takeTails(execution.log, fields.next_seq, Math.max(0, maxBytes - used));
+  if (tails.stdout_tail !== undefined) tails.stdout_tail = redaction.text(tails.stdout_tail);
+  if (tails.stderr_tail !== undefined) tails.stderr_tail = redaction.text(tails.stderr_tail);
+  Object.assign(fields, tails);
+}
+
+function tailHint(fields: PageFields): string[] {
+  if (fields.stdout_tail_seq === undefined && fields.stderr_tail_seq === undefined) return [];
+  return [text.TAILS_HINT];
 }
 
 /** The newest bytes after the resume cursor, which stays where it is. */

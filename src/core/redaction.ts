@@ -13,3 +13,10 @@ export interface StreamRedactor {
   /** The held tail, redacted; the stream ends. */
   flush(): string;
 }
+
+/** A value to redact that is not in any environment (text typed at a password prompt). */
+export interface AddedSecret {
+  /** Shown in the marker: `[REDACTED:<name>]`. */
+  name: string;
+  value: string;
+}

@@ -4,6 +4,11 @@ import { expiredRecords, type RetentionLimits } from "./retention.ts";
 /** The executions of every session, by id, in start order. */
 export class ExecutionRegistry {
   #executions = new Map<string, Execution>();
+  #onRemove: (execution: Execution) => void;
+
+  constructor(options: { onRemove?: (execution: Execution) => void } = {}) {
+    this.#onRemove = options.onRemove ?? (() => {});
+  }
 
   /** Every record, oldest first. */
   values(): IterableIterator<Execution> {
@@ -36,6 +41,7 @@ export class ExecutionRegistry {
   remove(execution: Execution): void {
     execution.dispose();
     this.#executions.delete(execution.id);
+    this.#onRemove(execution);
   }
 
   /** Records with live work, across all sessions. */

@@ -9,6 +9,7 @@ import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import type { StreamSelection } from "./output_log.ts";
 import { sandboxFields } from "./sandbox_fields.ts";
+import { matchFields, type UntilHit, untilResult } from "./until.ts";
 
 /** Milliseconds as the contract reports them: one decimal. */
 export function roundMs(ms: number): number {
@@ -31,10 +32,12 @@ export function executeResult(
   execution: Execution,
   page: PageFields,
   retained: boolean,
+  hit: UntilHit | null = null,
 ): ExecuteResult {
   const status = execution.live && execution.status === "running"
     ? "backgrounded"
     : execution.status;
+  const held = hit !== null && hit.kind !== "failed" && status === "backgrounded";
   const stdinError = execution.stdin.error;
   // Spreads keep the contract's key order: status, id, pid, exit, duration, page, message.
   return {
@@ -45,6 +48,7 @@ export function executeResult(
       : { exit_code: execution.exitCode, signal: execution.signal }),
     duration_ms: roundMs(execution.durationMs),
     ...page,
+    ...(held ? untilFields(hit, "until_result") : {}),
     ...(status === "backgrounded" ? { message: text.BACKGROUNDED_MESSAGE } : {}),
     ...(stdinError === null ? {} : { stdin_error: stdinError }),
     ...sandboxFields(execution),
@@ -78,19 +82,33 @@ export interface Waited {
 }
 
 /** `wait`'s answer. */
-export function waitResult(execution: Execution, page: PageFields, waited: Waited): WaitResult {
+export function waitResult(
+  execution: Execution,
+  page: PageFields,
+  waited: Waited,
+  hit: UntilHit | null = null,
+): WaitResult {
+  const held = hit !== null && hit.kind !== "failed";
   const result: WaitResult = {
     execution_id: execution.id,
     status: execution.status,
     exit_code: execution.exitCode,
     signal: execution.signal,
     wait_result: execution.live ? "deadline_reached" : "exited",
+    ...(held ? untilFields(hit, "wait_result") : {}),
     waited_ms: roundMs(waited.waitedMs),
     max_wait_ms: waited.maxWaitMs,
     ...page,
   };
   if (execution.stdin.error !== null) result.stdin_error = execution.stdin.error;
   return { ...result, ...sandboxFields(execution) };
+}
+
+/** The result name of a condition that held under `key`, and the match of an output hit. */
+function untilFields<K extends string>(hit: UntilHit, key: K) {
+  const match = matchFields(hit);
+  const name = hit.kind === "failed" ? null : untilResult(hit);
+  return { ...(name === null ? {} : { [key]: name }), ...(match === null ? {} : { match }) };
 }
 
 /** One `ps` row, `nowS` in epoch seconds; name and command redacted as the output is. */

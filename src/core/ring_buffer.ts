@@ -10,6 +10,8 @@ export interface Chunk {
 export interface RingBufferOptions {
   /** Most bytes retained; older bytes are evicted first. */
   capacityBytes: number;
+  /** Receives every evicted run, oldest first, before it is dropped (the spool writes it). */
+  onEvict?: (startSeq: number, bytes: Uint8Array) => void;
 }
 
 /** Dropped slots at the front of the chunk array tolerated before compacting it. */
@@ -20,6 +22,7 @@ const DROPPED: Chunk = { startSeq: 0, bytes: new Uint8Array(0) };
 /** Byte-capped store of positioned chunks that evicts its oldest bytes on character boundaries. */
 export class RingBuffer {
   #capacityBytes: number;
+  #onEvict: ((startSeq: number, bytes: Uint8Array) => void) | null;
   // A queue: #chunks[#head] is the oldest retained chunk; slots before #head are dropped.
   #chunks: Chunk[] = [];
   #head = 0;
@@ -29,13 +32,14 @@ export class RingBuffer {
   #watermark: number | null = null;
 
   constructor(options: RingBufferOptions) {
-    const { capacityBytes } = options;
+    const { capacityBytes, onEvict = null } = options;
     if (!Number.isSafeInteger(capacityBytes) || capacityBytes < 0) {
       throw new RangeError(
         `Cannot create a ring buffer as capacityBytes must be a non-negative integer: received ${capacityBytes}`,
       );
     }
     this.#capacityBytes = capacityBytes;
+    this.#onEvict = onEvict;
   }
 
   /** Most bytes retained. */
@@ -121,6 +125,7 @@ export class RingBuffer {
       const { startSeq, bytes } = this.#chunks[this.#head];
       // A cut inside a chunk moves on to the next character boundary, dropping up to 3 more bytes.
       const drop = bytes.length <= excess ? bytes.length : skipContinuationBytes(bytes, excess);
+      this.#onEvict?.(startSeq, drop === bytes.length ? bytes : bytes.subarray(0, drop));
       excess -= drop;
       this.#retainedBytes -= drop;
       this.#watermark = startSeq + drop;

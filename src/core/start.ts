@@ -5,7 +5,7 @@ import * as text from "../contract/texts.ts";
 import { checkStartArgs } from "./call_checks.ts";
 import { Execution } from "./execution.ts";
 import type { ManagerOptions } from "./manager_options.ts";
-import type { ProcessTree } from "./process.ts";
+import { checkTerminalArgs, type SpawnedTree, spawnTree } from "./terminal_start.ts";
 import { GRACEFUL_STOP_MS } from "./timing.ts";
 
 /**
@@ -13,7 +13,7 @@ import { GRACEFUL_STOP_MS } from "./timing.ts";
  * the policy (once loaded) checks side effects, regexes, names and the cwd.
  */
 export async function askPolicy(args: ExecuteArgs, options: ManagerOptions): Promise<Admission> {
-  const invalid = checkStartArgs(args);
+  const invalid = checkStartArgs(args) ?? checkTerminalArgs(args);
   if (invalid !== null) return { allow: false, reason: invalid };
   if (options.ready !== undefined) {
     try {
@@ -42,26 +42,34 @@ export interface StartIdentity {
   sandbox: SandboxGrant | null;
 }
 
+/** What a tool profile may change about one start. */
+export interface StartOverrides {
+  /** Shell used when the call names none. @default {ManagerOptions.defaultShell} */
+  defaultShell?: string;
+  /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 kills at once. @default {10000} */
+  timeoutGraceMs?: number;
+}
+
 /** Spawns the command and wraps it in an execution, or returns why the OS refused. */
 export function startExecution(
   args: ExecuteArgs,
   identity: StartIdentity,
-  options: ManagerOptions,
+  options: ManagerOptions & StartOverrides,
 ): Execution | string {
-  const { limits, clock, logger } = options;
+  const { limits, clock, logger, timeoutGraceMs = GRACEFUL_STOP_MS } = options;
   const overlay = args.env ?? {};
   const spawnedMonoMs = clock.monotonicMs();
   const spawnedAtMs = clock.nowMs();
-  let tree: ProcessTree;
+  let spawned: SpawnedTree;
   try {
-    tree = options.processes.spawn({
+    spawned = spawnTree(args, {
       shell: args.shell ?? options.defaultShell,
       command: args.command,
       cwd: identity.cwd,
       env: { ...options.baseEnv, ...overlay },
       cwdChecked: identity.cwdChecked,
       confinement: identity.sandbox?.confinement ?? null,
-    });
+    }, options);
   } catch (error) {
     return errorText(error);
   }
@@ -69,16 +77,18 @@ export function startExecution(
     ...identity,
     command: args.command,
     name: args.name ?? null,
-    tree,
+    tree: spawned.tree,
+    terminal: spawned.terminal,
     spawnedMonoMs,
     spawnedAtMs,
     clock,
     logger,
     capacityBytes: limits.maxBufferBytes,
-    redaction: options.redactionFor(overlay),
+    spool: options.spool?.forExecution() ?? null,
+    redaction: spawned.redaction,
     timeoutMs: Math.max(0, args.timeout_ms ?? limits.defaultTimeoutMs),
-    timeoutGraceMs: GRACEFUL_STOP_MS,
+    timeoutGraceMs,
   });
-  execution.stdin.startInitialInput(args.stdin ?? null, args.close_stdin ?? true);
+  execution.stdin.startInitialInput(spawned.initialInput.text, spawned.initialInput.close);
   return execution;
 }

@@ -45,6 +45,28 @@ export function skipContinuationBytes(bytes: Uint8Array, offset: number): number
   return index;
 }
 
+/** Line feeds in `bytes`, four bytes at a time (the capture path counts every spooled byte). */
+export function countLineFeeds(bytes: Uint8Array): number {
+  const length = bytes.length;
+  let count = 0;
+  let index = 0;
+  const head = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; index < head; index++) if (bytes[index] === 0x0a) count++;
+  const words = (length - index) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + index, words);
+    for (let word = 0; word < words; word++) {
+      // Bytes equal to 0x0a become zero; each zero byte sets its top bit in `zero`, exactly.
+      const x = view[word] ^ 0x0a0a0a0a;
+      const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      count += Math.imul(zero >>> 7, 0x01010101) >>> 24;
+    }
+    index += words * 4;
+  }
+  for (; index < length; index++) if (bytes[index] === 0x0a) count++;
+  return count;
+}
+
 /** Streams raw output into valid UTF-8: invalid bytes become U+FFFD, split characters wait for their rest. */
 export class Utf8Normalizer {
   // ignoreBOM keeps a leading BOM as output, so positions count every byte the process wrote.

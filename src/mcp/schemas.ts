@@ -64,6 +64,14 @@ export function withSandboxFields<Shape extends z.ZodRawShape>(
   return sandbox === undefined || sandbox === "off" ? schema : schema.extend(sandboxFields);
 }
 
+/** The default view's tails (execute and wait): each stream's newest bytes, out of band. */
+export const tailFields = {
+  stdout_tail: z.string().optional().describe("Newest stdout, when cut"),
+  stdout_tail_seq: z.number().int().optional(),
+  stderr_tail: z.string().optional().describe("Newest stderr, when cut"),
+  stderr_tail_seq: z.number().int().optional(),
+};
+
 export const executionId = z.string().max(256).describe(
   "Opaque handle from execute; pass it unchanged (not process_id)",
 );
@@ -100,9 +108,13 @@ export const tailLines = integer().nullable().optional().describe(
   "Only the newest N lines, without moving the server cursor; not with since_seq",
 );
 
-/** `truncation`, defaulting to the operator's configured direction. */
+/**
+ * `truncation`, defaulting to the operator's configured direction. The default is stated, not
+ * applied: a call that leaves it out gets the default view, which with the spool adds the
+ * newest bytes of each stream (`stdout_tail`, `stderr_tail`) to a head page that is capped.
+ */
 export function truncation(direction: "head" | "tail") {
-  return z.enum(["head", "tail"]).nullable().default(direction).describe(
-    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays',
+  return z.enum(["head", "tail"]).nullable().optional().meta({ default: direction }).describe(
+    '"head": oldest unread bytes, moves the cursor; "tail": newest bytes, cursor stays; omitted: head plus *_tail',
   );
 }

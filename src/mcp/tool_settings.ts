@@ -15,6 +15,11 @@ export interface ToolSettings extends
   nonInteractiveEnv: Readonly<Record<string, string>>;
   /** The OS sandbox mode; results name their profile unless it is off. @default {"off"} */
   sandbox?: "off" | "declared" | "strict";
+  /**
+   * The server can open pseudo-terminals (`tty: true`); without, the terminal parameters are
+   * not listed, and `tty: true` says why it fails. @default {false}
+   */
+  terminals?: boolean;
 }
 
 /** What a tool's registration needs: the core, the session, and the operator's settings. */

@@ -1,8 +1,7 @@
 import type { ProcessControl, ProcessTree, SpawnRequest } from "../core/process.ts";
 import { SIGNAL_NAMES } from "../contract/signal_names.ts";
-import { Containment } from "./containment.ts";
+import { createPosixShared, type PosixShared } from "./posix_shared.ts";
 import { createPosixTree } from "./posix_tree.ts";
-import { ProcessTable } from "./process_table.ts";
 import type { Sandbox } from "./sandbox_types.ts";
 import { sessionArgv } from "./session_argv.ts";
 import { spawnFailure } from "./spawn_failure.ts";
@@ -28,13 +27,16 @@ export interface PosixOptions {
   sandbox?: Sandbox | null;
 }
 
-/** POSIX process control: own session and group per execution, signals to `-pgid`. */
-export function createPosixControl(options: PosixOptions): ProcessControl {
+/**
+ * POSIX process control: own session and group per execution, signals to `-pgid`. `shared`
+ * is the containment it shares with the terminal adapter.
+ */
+export function createPosixControl(
+  options: PosixOptions,
+  shared: PosixShared = createPosixShared(options),
+): ProcessControl {
   const { signals, selfPid } = options;
-  const table = new ProcessTable(options.containment);
-  const containment = new Containment({ tokens: options.containment, selfPid, table });
-  // The token of each tree started here (null when tokens are off).
-  const tokens = new WeakMap<ProcessTree, string | null>();
+  const { table, containment, tokens } = shared;
   return {
     spawn(request: SpawnRequest): ProcessTree {
       const token = containment.newToken();

@@ -16,7 +16,8 @@ import {
   releaseWhenDone,
   withHeaders,
 } from "./http_response.ts";
-import { checkBearer, checkHost, checkOrigin, urlHost } from "./http_security.ts";
+import { checkBearer, checkHost, checkOrigin, isCorsOrigin, urlHost } from "./http_security.ts";
+import { listenHttp1 } from "./http1_server.ts";
 import { type HttpSession, SessionRegistry } from "./http_sessions.ts";
 import type { SessionFactory } from "./session.ts";
 
@@ -40,6 +41,7 @@ export interface HttpConfig {
   allowedOrigins: readonly string[];
   maxHttpSessions: number;
   maxConcurrentRequests: number;
+  requestReadTimeoutMs: number;
 }
 
 export interface HttpHandlerOptions {
@@ -101,11 +103,22 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     } finally {
       reading--;
     }
-    if (body.tooLarge) {
+    if (body.kind === "too-large") {
       return errorResponse(
         413,
         `Payload too large: request bodies are limited to ${maxBodyBytes} bytes; send less per message, for example large stdin in several write calls`,
       );
+    }
+    if (body.kind === "unreadable") {
+      return body.timedOut
+        ? errorResponse(
+          408,
+          `Request timeout: the request body did not arrive within ${config.requestReadTimeoutMs} ms; send each request at once`,
+        )
+        : errorResponse(
+          400,
+          `Bad request: the request body could not be read to its end (${body.reason}); send the whole body with Content-Length or complete chunked framing`,
+        );
     }
     try {
       return { body: JSON.parse(body.text) };
@@ -169,33 +182,35 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     if (hostRefusal !== null) return errorResponse(403, hostRefusal);
     const originRefusal = checkOrigin(origin, config.allowedOrigins);
     if (originRefusal !== null) return errorResponse(403, originRefusal);
-    const cors = origin === null ? {} : corsHeaders(origin);
+    const corsAllowed = isCorsOrigin(origin, config.allowedOrigins);
+    const cors = corsAllowed && origin !== null ? corsHeaders(origin) : {};
     if (request.method === "OPTIONS") {
-      return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
+      const headers = corsAllowed ? { ...cors, ...PREFLIGHT_HEADERS } : {};
+      return new Response(null, { status: 204, headers });
     }
-    const refusal = screen(request);
-    if (refusal !== null) return withHeaders(refusal, cors);
+    const screened = screen(request);
+    if (screened !== null) return withHeaders(screened, cors);
     let parsedBody: unknown;
     if (request.method === "POST") {
       const read = await readMessages(request);
       if (read instanceof Response) return withHeaders(read, cors);
       parsedBody = read.body;
     }
-    // Only JSON-RPC requests count: notifications (a cancellation above all), DELETE and the GET
-    // event stream (one per session) must get through to a saturated server.
+    // Only JSON-RPC requests count, each entry of a batch as one: notifications (a cancellation
+    // above all), DELETE and the GET event stream (one per session) must get through to a
+    // saturated server.
     const messages = messagesOf(parsedBody);
     const calls = messages.filter((m): m is JSONRPCRequest => isJSONRPCRequest(m));
-    const counted = calls.length > 0;
-    if (counted && inFlight >= config.maxConcurrentRequests) return withHeaders(busy(), cors);
-    if (counted) inFlight++;
-    const releases: (() => void)[] = [];
-    if (counted) releases.push(() => inFlight--);
+    const refusal = admitCalls(calls.length);
+    if (refusal !== null) return withHeaders(refusal, cors);
+    inFlight += calls.length;
+    const releases: (() => void)[] = [() => inFlight -= calls.length];
     const releaseAll = () => releases.forEach((release) => release());
     let session: HttpSession | undefined;
     try {
       const response = await route(request, parsedBody, (routed) => {
         session = routed;
-        releases.push(registry.track(routed, calls.length === 1 ? calls[0].id : undefined));
+        releases.push(registry.track(routed, calls.map((call) => call.id)));
       });
       const cancelled = messages.filter(isCancelledNotification)
         .flatMap((m) => m.params.requestId ?? []);
@@ -207,7 +222,24 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
   }
 
-  /** The checks after DNS-rebinding protection: closing, bearer token, path and method. */
+  /** The refusal of `count` more JSON-RPC requests at once, or null when they fit. */
+  function admitCalls(count: number): Response | null {
+    if (count > config.maxConcurrentRequests) {
+      return errorResponse(
+        413,
+        `Payload too large: this batch carries ${count} requests and the server handles at most ${config.maxConcurrentRequests} at once; send smaller batches`,
+      );
+    }
+    return count > 0 && inFlight + count > config.maxConcurrentRequests ? busy() : null;
+  }
+
+  /**
+   * The checks after DNS-rebinding protection: closing, path, bearer token and method. Paths
+   * other than /mcp answer 404 even without the token: there is nothing there to protect, and
+   * an MCP client probing /.well-known/oauth-* for OAuth must learn that there is no OAuth here
+   * (404) rather than be told to authenticate (401), so that it falls back to its configured
+   * Authorization header.
+   */
   function screen(request: Request): Response | null {
     if (closing !== null) {
       return errorResponse(
@@ -215,14 +247,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         "Service unavailable: the server is shutting down; reconnect once it has been started again",
         { retryAfterS: 5 },
       );
-    }
-    if (config.authToken !== null) {
-      const refusal = checkBearer(request.headers.get("authorization"), config.authToken);
-      if (refusal !== null) {
-        return errorResponse(401, refusal, {
-          headers: { "WWW-Authenticate": 'Bearer realm="yieldshell"' },
-        });
-      }
     }
     const { pathname } = new URL(request.url);
     if (pathname !== MCP_PATH) {
@@ -232,6 +256,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
           JSON.stringify(pathname)
         } is not an endpoint of this server; the MCP endpoint is ${MCP_PATH}`,
       );
+    }
+    if (config.authToken !== null) {
+      const refusal = checkBearer(request.headers.get("authorization"), config.authToken);
+      if (refusal !== null) {
+        return errorResponse(401, refusal, {
+          headers: { "WWW-Authenticate": 'Bearer realm="yieldshell"' },
+        });
+      }
     }
     if (!["GET", "POST", "DELETE"].includes(request.method)) {
       return errorResponse(
@@ -261,8 +293,8 @@ export interface HttpServer extends AsyncDisposable {
 }
 
 /**
- * Serves the MCP endpoint with `Deno.serve` on `config.host:config.port` and logs its URL.
- * Throws with the `--allow-net` grant to add when Deno may not listen there.
+ * Serves the MCP endpoint on `config.host:config.port` and logs its URL. Throws with the
+ * `--allow-net` grant to add when Deno may not listen there.
  */
 export function serveHttp(
   app: HttpApp,
@@ -274,12 +306,13 @@ export function serveHttp(
   const missing = missingNetPermission(config.host, config.port);
   if (missing !== null) return Promise.reject(new Error(missing));
   const handler = createHttpHandler({ app, config, logger, idleSessionMs });
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: ReturnType<typeof listenHttp1>;
   try {
-    server = Deno.serve({
+    server = listenHttp1({
       hostname: config.host,
       port: config.port,
-      onListen: () => {},
+      handler,
+      requestReadTimeoutMs: config.requestReadTimeoutMs,
       onError: (error) => {
         logger.error(`HTTP request failed: ${error instanceof Error ? error.stack : error}`);
         return errorResponse(
@@ -287,7 +320,7 @@ export function serveHttp(
           "Internal error: the request failed; retry it, and report the server's log if it persists",
         );
       },
-    }, handler);
+    });
   } catch (error) {
     const reason = errorText(error);
     return Promise.reject(
@@ -317,6 +350,7 @@ export function serveHttp(
         new Promise((resolve) => timer = setTimeout(resolve, SHUTDOWN_DRAIN_MS)),
       ]);
       clearTimeout(timer);
+      server.abort();
     })();
   return Promise.resolve({ addr, url, close, [Symbol.asyncDispose]: close });
 }

@@ -42,6 +42,18 @@ export function checkOrigin(
 }
 
 /**
+ * Whether a browser page at `origin` may read replies (CORS): only when the origin is listed
+ * with `--allowed-origin`. A loopback origin is not refused, but it is no proof of trust: any
+ * local web page has one, and without CORS headers its browser does not let it read a reply or
+ * send the headers a session needs.
+ */
+export function isCorsOrigin(origin: string | null, allowedOrigins: readonly string[]): boolean {
+  if (origin === null || !URL.canParse(origin)) return false;
+  const normalized = new URL(origin).origin;
+  return normalized !== "null" && allowedOrigins.includes(normalized);
+}
+
+/**
  * Why an `Authorization` header does not carry the bearer `token`, or null when it does. The
  * comparison takes the same time wherever the first difference is, and whatever the lengths.
  */

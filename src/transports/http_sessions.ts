@@ -1,5 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Logger } from "../logger.ts";
 import type { McpSession, SessionFactory } from "./session.ts";
@@ -13,8 +19,11 @@ export interface HttpSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** Requests whose response has not finished, the client's GET event stream included. */
   openRequests: number;
-  /** JSON-RPC ids of open POSTs that each carry exactly one request. */
-  readonly openCalls: Set<RequestId>;
+  /**
+   * JSON-RPC requests not answered yet, each with the unanswered requests of the POST that
+   * carried it (itself included: a batch shares one set).
+   */
+  readonly openCalls: Map<RequestId, Set<RequestId>>;
   /** When a request of this session last started or finished, in `now()` milliseconds. */
   lastActiveMs: number;
   /** Why the session ended, for the log. */
@@ -71,6 +80,10 @@ export class SessionRegistry {
         this.#options.logger.info(`HTTP session ${id} started`);
       },
     });
+    onAnswered(transport, (call) => {
+      session.openCalls.get(call)?.delete(call);
+      session.openCalls.delete(call);
+    });
     const work = this.#options.createSession(id);
     const { server } = work;
     const session: HttpSession = {
@@ -79,7 +92,7 @@ export class SessionRegistry {
       work,
       transport,
       openRequests: 0,
-      openCalls: new Set(),
+      openCalls: new Map(),
       lastActiveMs: this.#options.now(),
       endReason: "the client ended it (DELETE)",
     };
@@ -104,31 +117,45 @@ export class SessionRegistry {
   }
 
   /**
-   * Counts a request of `session` as open until the returned function is called; `call` is the
-   * id of the one JSON-RPC request the POST carries, if it carries exactly one.
+   * Counts a request of `session` as open until the returned function is called; `calls` are
+   * the ids of the JSON-RPC requests the POST carries.
    */
-  track(session: HttpSession, call?: RequestId): () => void {
+  track(session: HttpSession, calls: readonly RequestId[] = []): () => void {
     session.openRequests++;
     session.lastActiveMs = this.#options.now();
-    if (call !== undefined) session.openCalls.add(call);
+    const group = new Set(calls);
+    for (const call of calls) session.openCalls.set(call, group);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       session.openRequests--;
-      if (call !== undefined) session.openCalls.delete(call);
+      for (const call of group) {
+        if (session.openCalls.get(call) === group) session.openCalls.delete(call);
+      }
       session.lastActiveMs = this.#options.now();
     };
   }
 
   /**
-   * Ends the reply streams of requests the client cancelled. The SDK sends no response to a
-   * cancelled request, so without this its stream, and its place under the request limit, would
-   * stay open until the client disconnected.
+   * Ends the replies of requests the client cancelled. The SDK sends no response to a cancelled
+   * request, so without this its stream, and its places under the request limit, would stay
+   * open until the client disconnected. A request alone on its stream ends that stream; one in
+   * a batch gets an error reply, so that the rest of the batch is still answered.
    */
   endCancelled(session: HttpSession, ids: readonly RequestId[]): void {
     for (const id of ids) {
-      if (session.openCalls.has(id)) session.transport.closeSSEStream(id);
+      const group = session.openCalls.get(id);
+      if (group === undefined) continue;
+      if (group.size === 1) {
+        session.transport.closeSSEStream(id);
+        continue;
+      }
+      session.transport.send({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32000, message: "Request cancelled: the client cancelled this request" },
+      }).catch(() => {});
     }
   }
 
@@ -155,7 +182,7 @@ export class SessionRegistry {
     const sessions = [...this.#sessions.values()];
     await Promise.all(sessions.map(async (session) => {
       session.endReason = "the server is shutting down";
-      for (const id of session.openCalls) {
+      for (const id of [...session.openCalls.keys()]) {
         await session.transport.send({
           jsonrpc: "2.0",
           id,
@@ -179,4 +206,19 @@ export class SessionRegistry {
       logger.warn(`Stopping the executions of HTTP session ${session.id} failed: ${error}`)
     );
   }
+}
+
+/** Calls `answered` with the id of each response `transport` sends, once it is on its stream. */
+function onAnswered(
+  transport: WebStandardStreamableHTTPServerTransport,
+  answered: (id: RequestId) => void,
+): void {
+  // The SDK's server object calls transport.send for every message; wrapping the instance's
+  // method is the one place a response can be seen leaving.
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
+    await send(message, options);
+    const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    if (response && message.id !== undefined) answered(message.id);
+  };
 }

@@ -183,7 +183,7 @@ Deno.test("a repeated single-value flag keeps its last value", () => {
 Deno.test("empty --shell and --auth-token mean none, overriding the environment", () => {
   const config = configOf({
     argv: ["--shell", "", "--auth-token="],
-    env: { YIELDSHELL_SHELL: "/bin/bash", YIELDSHELL_AUTH_TOKEN: "abc" },
+    env: { YIELDSHELL_SHELL: "/bin/bash", YIELDSHELL_AUTH_TOKEN: "0123456789abcdef" },
   });
   assert.equal(config.shell, null);
   assert.equal(config.authToken, null);

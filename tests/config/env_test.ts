@@ -101,10 +101,11 @@ Deno.test("new variables fill their settings", () => {
       YIELDSHELL_TRANSPORT: "streamable-http",
       YIELDSHELL_HOST: "0.0.0.0",
       YIELDSHELL_PORT: "0",
-      YIELDSHELL_AUTH_TOKEN: "s3cret-token",
+      YIELDSHELL_AUTH_TOKEN: "s3cret-token-of-24-chars",
       YIELDSHELL_ALLOWED_ORIGINS: "https://App.Example.com, http://localhost:3000/",
       YIELDSHELL_MAX_HTTP_SESSIONS: "8",
       YIELDSHELL_MAX_CONCURRENT_REQUESTS: "16",
+      YIELDSHELL_REQUEST_READ_TIMEOUT_MS: "1500",
       YIELDSHELL_BLACKLIST: " rm , ,dd",
       YIELDSHELL_WHITELIST: "ls",
       YIELDSHELL_SHELL: "/bin/bash",
@@ -115,10 +116,11 @@ Deno.test("new variables fill their settings", () => {
   assert.equal(config.transport, "http");
   assert.equal(config.host, "0.0.0.0");
   assert.equal(config.port, 0);
-  assert.equal(config.authToken, "s3cret-token");
+  assert.equal(config.authToken, "s3cret-token-of-24-chars");
   assert.deepEqual(config.allowedOrigins, ["https://app.example.com", "http://localhost:3000"]);
   assert.equal(config.maxHttpSessions, 8);
   assert.equal(config.maxConcurrentRequests, 16);
+  assert.equal(config.requestReadTimeoutMs, 1500);
   assert.deepEqual(config.blacklist, ["rm", "dd"]);
   assert.deepEqual(config.whitelist, ["ls"]);
   assert.equal(config.shell, "/bin/bash");

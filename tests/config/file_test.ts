@@ -46,7 +46,7 @@ Deno.test("a JSON file fills settings", () => {
     JSON.stringify({
       max_processes: 5,
       whitelist: ["git"],
-      auth_token: "tok",
+      auth_token: "tok-of-16-chars!",
       host: "::1",
       allowed_origins: ["https://x.example"],
       non_interactive_env: {},
@@ -55,7 +55,7 @@ Deno.test("a JSON file fills settings", () => {
   );
   assert.equal(config.maxProcesses, 5);
   assert.deepEqual(config.whitelist, ["git"]);
-  assert.equal(config.authToken, "tok");
+  assert.equal(config.authToken, "tok-of-16-chars!");
   assert.equal(config.host, "::1");
   assert.deepEqual(config.allowedOrigins, ["https://x.example"]);
   assert.deepEqual(config.nonInteractiveEnv, {});
@@ -82,10 +82,10 @@ Deno.test("YIELDSHELL_CONFIG names the file; --config wins over it", () => {
 
 Deno.test("config file mistakes stop startup naming the file and the key", async (t) => {
   await t.step("an unknown key, with the nearest valid key and the valid keys", () => {
-    const error = fileError("port: 1\nmax_output_length: 5\n");
+    const error = fileError("port: 1\nmax_output_byte: 5\n");
     assert.ok(
       error.startsWith(
-        `Unknown key "max_output_length" in config file ${PATH} (nearest valid key: max_output_bytes); valid keys: `,
+        `Unknown key "max_output_byte" in config file ${PATH} (nearest valid key: max_output_bytes); valid keys: `,
       ),
       error,
     );

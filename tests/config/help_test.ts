@@ -26,7 +26,7 @@ Deno.test("--help covers every setting with its flag, variable, file key and def
         "Default: 127.0.0.1.",
         "Default: 8000.",
         "Default: stdio.",
-        "Default: head.",
+        "Default: head (tail for the tab-shell tools).",
         "Default: the directory yieldshell starts in.",
         "KILLS_AGENT_PROCESS, MODIFIES_OS_SETTINGS",
         "GIT_TERMINAL_PROMPT=0",

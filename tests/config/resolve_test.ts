@@ -34,6 +34,7 @@ Deno.test("with nothing set, the config is the defaults", () => {
     allowedOrigins: [],
     maxHttpSessions: 64,
     maxConcurrentRequests: 128,
+    requestReadTimeoutMs: 30_000,
     blacklist: [],
     whitelist: [],
     shell: null,
@@ -46,8 +47,18 @@ Deno.test("with nothing set, the config is the defaults", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
     },
+    spool: "on",
+    spoolDir: null,
+    maxSpoolBytes: 1_073_741_824,
+    maxSpoolTotalBytes: 4_294_967_296,
     sandbox: "off",
     allowUnconfined: [],
+    tools: "yieldshell",
+    maxOutputLength: 50_000,
+    defaultTimeout: null,
+    outputTruncationMode: null,
+    completedTaskTtl: null,
+    keepaliveInterval: null,
   });
   assert.deepEqual(warningsOf(), []);
 });
@@ -78,10 +89,35 @@ Deno.test("HTTP on a non-loopback host needs an auth token", async (t) => {
   });
   await t.step("accepted with a token from any source", () => {
     const argv = ["--transport", "http", "--host", "0.0.0.0"];
-    assert.equal(configOf({ argv: [...argv, "--auth-token", "t"] }).authToken, "t");
-    assert.equal(configOf({ argv, env: { YIELDSHELL_AUTH_TOKEN: "t" } }).authToken, "t");
-    const files = { "/c.yaml": "auth_token: t\n" };
-    assert.equal(configOf({ argv: [...argv, "--config", "/c.yaml"], files }).authToken, "t");
+    const t = "a-token-of-16-ch";
+    assert.equal(configOf({ argv: [...argv, "--auth-token", t] }).authToken, t);
+    assert.equal(configOf({ argv, env: { YIELDSHELL_AUTH_TOKEN: t } }).authToken, t);
+    const files = { "/c.yaml": `auth_token: ${t}\n` };
+    assert.equal(configOf({ argv: [...argv, "--config", "/c.yaml"], files }).authToken, t);
+  });
+  await t.step("a token shorter than 16 characters is refused wherever it comes from", () => {
+    const advice = "an auth token needs at least 16; generate one with: openssl rand -hex 32";
+    const short = "fifteen-chars!!";
+    assert.equal(
+      errorOf({ argv: ["--auth-token", short] }),
+      `--auth-token is too short (15 characters); ${advice}`,
+    );
+    assert.equal(
+      errorOf({ env: { YIELDSHELL_AUTH_TOKEN: short } }),
+      `YIELDSHELL_AUTH_TOKEN is too short (15 characters); ${advice}`,
+    );
+    const files = { "/c.yaml": `auth_token: ${short}\n` };
+    const fromFile = errorOf({ argv: ["--config", "/c.yaml"], files });
+    assert.match(fromFile, /^auth_token in .*c\.yaml is too short \(15 characters\)/);
+    assert.ok(!fromFile.includes(short), "the token is not echoed");
+  });
+  await t.step("a token no Authorization header could carry is refused", () => {
+    for (const token of ["sixteen chars ok", "sixteen-chars-\u00e9k", "tab\tseparated-token"]) {
+      assert.match(
+        errorOf({ argv: ["--auth-token", token] }),
+        /^--auth-token contains spaces or characters other than printable ASCII, which an Authorization header cannot carry; generate one with: openssl rand -hex 32$/,
+      );
+    }
   });
   await t.step("loopback hosts need none", () => {
     for (const host of ["127.0.0.1", "127.8.9.10", "localhost", "::1", "[::1]"]) {

@@ -22,8 +22,8 @@ Deno.test("executions are visible only to the session that started them", async 
   const started = (await m.execute({ command: "hi", side_effects: NONE }, alice)).payload;
   assert.equal(started.status, "completed");
   const id = (started as { execution_id: string }).execution_id;
-  assert.equal(fields(m.read({ execution_id: id, since_seq: 1 }, alice)).stdout, "hello");
-  const unknown = m.read({ execution_id: id }, bob);
+  assert.equal(fields(await m.read({ execution_id: id, since_seq: 1 }, alice)).stdout, "hello");
+  const unknown = await m.read({ execution_id: id }, bob);
   assert.deepEqual(unknown.payload, {
     execution_id: id,
     error: `Unknown execution_id: ${id}`,
@@ -106,7 +106,7 @@ Deno.test("stop validates the signal before signalling anything", async () => {
     signal: "SIGINT",
     error: null,
   });
-  assert.equal(fields(m.read({ execution_id: id }, alice)).status, "stopped");
+  assert.equal(fields(await m.read({ execution_id: id }, alice)).status, "stopped");
 });
 
 Deno.test("execute refuses new work while shutting down", async () => {

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { startServer } from "./harness.ts";
+import { type StartOptions, startServer as startWithSpool } from "./harness.ts";
+
+/**
+ * The contract's cursor and eviction rules as written for its ring buffer: `spool: off` is
+ * today's retention exactly, so these tests run unchanged on it (tests/e2e/spool_test.ts covers
+ * the spool and the default view).
+ */
+function startServer(options: StartOptions = {}) {
+  return startWithSpool({ ...options, env: { YIELDSHELL_SPOOL: "off", ...options.env } });
+}
 import { posix } from "../os.ts";
 
 const NONE = ["NONE"];

@@ -5,13 +5,13 @@ import { posix } from "../os.ts";
 
 const NONE = ["NONE"];
 
-Deno.test("tools/list declares seven tools with output schemas and honest annotations", async () => {
+Deno.test("tools/list declares the seven contract tools and search, with output schemas and honest annotations", async () => {
   await using s = await startServer();
   const { tools } = await s.client.listTools() as { tools: Tool[] };
   const byName = new Map(tools.map((t: Tool) => [t.name, t]));
   assert.deepEqual(
     [...byName.keys()].sort(),
-    ["cleanup", "execute", "ps", "read", "stop", "wait", "write"],
+    ["cleanup", "execute", "ps", "read", "search", "stop", "wait", "write"],
   );
   for (const tool of tools) {
     assert.equal(tool.outputSchema?.type, "object", `${tool.name} has an output schema`);
@@ -19,6 +19,7 @@ Deno.test("tools/list declares seven tools with output schemas and honest annota
   }
   assert.equal(byName.get("read")?.annotations?.readOnlyHint, true);
   assert.equal(byName.get("ps")?.annotations?.readOnlyHint, true);
+  assert.equal(byName.get("search")?.annotations?.readOnlyHint, true);
   assert.equal(byName.get("execute")?.annotations?.destructiveHint, true);
   assert.equal(byName.get("stop")?.annotations?.destructiveHint, true);
   for (const name of ["read", "write", "wait", "stop"]) {

@@ -8,17 +8,19 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * How the README starts the server (with `denoFlags` such as a net grant added to
- * `-P=server`), or a compiled binary, whose permissions are baked in, when YIELDSHELL_BIN is set.
+ * `-P=server`, or `-P=tty` for terminal mode), or a compiled binary, whose permissions are
+ * baked in, when YIELDSHELL_BIN is set.
  */
 export function serverCommand(
   args: string[] = [],
   denoFlags: string[] = [],
+  permissionSet: "server" | "tty" = "server",
 ): { command: string; args: string[] } {
   const binary = Deno.env.get("YIELDSHELL_BIN");
   if (binary) return { command: binary, args };
   return {
     command: Deno.execPath(),
-    args: ["run", "-q", "-P=server", ...denoFlags, `${root}main.ts`, ...args],
+    args: ["run", "-q", `-P=${permissionSet}`, ...denoFlags, `${root}main.ts`, ...args],
   };
 }
 
@@ -46,11 +48,19 @@ export interface StartOptions {
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
+  /** Deno flags added to `-P=server`, such as a write grant for another spool directory or a net grant. */
+  denoFlags?: string[];
+  /** The permission set: `tty` is `deno task start:tty`'s (terminal mode). @default {"server"} */
+  permissionSet?: "server" | "tty";
 }
 
 /** Starts the server as the README does and connects a real MCP client over stdio. */
 export async function startServer(options: StartOptions = {}): Promise<Session> {
-  const { command, args } = serverCommand(options.args);
+  const { command, args } = serverCommand(
+    options.args,
+    options.denoFlags ?? [],
+    options.permissionSet,
+  );
   const transport = new StdioClientTransport({
     command,
     args,

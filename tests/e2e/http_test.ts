@@ -113,7 +113,7 @@ posix.test("http: tools/list and every tool over a real loopback socket", async 
   const { tools } = await s.client.listTools();
   assert.deepEqual(
     (tools as Tool[]).map((tool) => tool.name).sort(),
-    ["cleanup", "execute", "ps", "read", "stop", "wait", "write"],
+    ["cleanup", "execute", "ps", "read", "search", "stop", "wait", "write"],
   );
 
   const quick = await s.call("execute", { command: "echo hello", side_effects: NONE });
@@ -297,26 +297,35 @@ Deno.test("http: Host, Origin, session, path, method, size and parse errors", as
   });
 
   await t.step(
-    "403 for a foreign Origin; loopback and listed origins get CORS headers",
+    "403 for a foreign Origin; loopback origins pass; only listed origins get CORS headers",
     async () => {
       const evil = await post(url, initialize(), { Origin: "http://evil.example.com" });
       assert.equal(evil.status, 403);
       assert.match(errorMessage(evil.text), /Origin "http:\/\/evil.example.com" is not allowed/);
       assert.equal((await post(url, initialize(), { Origin: "null" })).status, 403);
-      for (const origin of [`http://localhost:${port}`, "https://app.example"]) {
-        const ok = await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, {
-          ...session,
-          Origin: origin,
-        });
-        assert.equal(ok.status, 200, origin);
-        assert.equal(ok.headers.get("access-control-allow-origin"), origin);
+      const ping = (origin: string) =>
+        post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...session, Origin: origin });
+      // Any local web page has a loopback origin: it is not refused, but its browser gets no
+      // CORS headers, so it can neither read a reply nor send Mcp-Session-Id.
+      for (const origin of [`http://localhost:${port}`, "http://127.0.0.1:3000"]) {
+        const local = await ping(origin);
+        assert.equal(local.status, 200, origin);
+        assert.equal(local.headers.get("access-control-allow-origin"), null, origin);
+        const preflight = await fetch(url, { method: "OPTIONS", headers: { Origin: origin } });
+        await preflight.body?.cancel();
+        assert.equal(preflight.headers.get("access-control-allow-origin"), null, origin);
+        assert.equal(preflight.headers.get("access-control-allow-headers"), null, origin);
       }
+      const listed = await ping("https://app.example");
+      assert.equal(listed.status, 200);
+      assert.equal(listed.headers.get("access-control-allow-origin"), "https://app.example");
       const preflight = await fetch(url, {
         method: "OPTIONS",
         headers: { Origin: "https://app.example" },
       });
       await preflight.body?.cancel();
       assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
       assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /Mcp-Session-Id/);
     },
   );
@@ -551,6 +560,7 @@ function handlerConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
     allowedOrigins: [],
     maxHttpSessions: 4,
     maxConcurrentRequests: 8,
+    requestReadTimeoutMs: 30_000,
     ...overrides,
   };
 }

@@ -362,3 +362,46 @@ bwrapTest("strict holds whatever is declared", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+bwrapTest(
+  "a terminal execution the sandbox would confine is refused; an unconfined one runs on its terminal",
+  async () => {
+    const dir = await workspace();
+    try {
+      await using session = await startServer({
+        permissionSet: "tty",
+        args: [
+          "--sandbox",
+          "declared",
+          "--allowed-cwd",
+          dir,
+          "--default-cwd",
+          dir,
+          "--allow-unconfined",
+          "MODIFIES_OUTSIDE_WORKSPACE",
+        ],
+      });
+      const refused = await session.call("execute", {
+        command: "echo x > out.txt",
+        side_effects: ["MODIFIES_WORKSPACE_FILES"],
+        tty: true,
+      });
+      assert.equal(refused.isError, true);
+      assert.equal(refused.payload.status, "failed_to_start");
+      assert.match(refused.payload.error, /tty: true inside the OS sandbox/);
+      assert.match(refused.payload.error, /without tty/);
+      assert.ok(!exists(`${dir}/out.txt`), "nothing ran");
+
+      const unconfined = await session.call("execute", {
+        command: "echo on-a-terminal",
+        side_effects: ["MODIFIES_OUTSIDE_WORKSPACE"],
+        tty: true,
+      });
+      assert.equal(unconfined.payload.sandbox, "unconfined");
+      assert.equal(unconfined.payload.tty?.output, "stdout");
+      assert.match(unconfined.payload.stdout, /on-a-terminal/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

@@ -85,9 +85,12 @@ Deno.test("planCompile builds one deno compile call per target", async (t) => {
   }
 });
 
-Deno.test("binaries get the server permission set and loopback networking, never all", () => {
-  for (const { argv } of planCompile({ targets: [...TARGETS] })) {
-    assert.ok(argv.includes("--permission-set=server"));
+Deno.test("binaries get the tty set (Windows and --no-tty: server) and loopback networking, never all", () => {
+  for (const { target, argv } of planCompile({ targets: [...TARGETS] })) {
+    const set = target.includes("windows") ? "server" : "tty";
+    assert.ok(argv.includes(`--permission-set=${set}`), `${target}: ${set}`);
+    const narrow = planCompile({ targets: [target], tty: false })[0].argv;
+    assert.ok(narrow.includes("--permission-set=server"), `${target} with --no-tty`);
     assert.ok(argv.includes("--allow-net=127.0.0.1,localhost,[::1]"));
     for (const arg of argv) {
       assert.ok(!/^(-A|--allow-all|-[a-zA-Z]*A)$/.test(arg), `unexpected ${arg}`);
@@ -99,11 +102,18 @@ Deno.test("binaries get the server permission set and loopback networking, never
   }
 });
 
-Deno.test("the server permission set in deno.json grants nothing beyond read, env, run, net", () => {
+Deno.test("the server permission set in deno.json grants nothing beyond read, env, run, net and the spool", () => {
   // Binaries get this set plus --allow-net (which replaces any net in the set), so a wider
   // set would silently widen every binary.
   const granted = Object.keys(denoJson.permissions.server);
-  assert.deepEqual(granted.filter((name) => !["read", "env", "run", "net"].includes(name)), []);
+  const known = ["read", "env", "run", "net", "write"];
+  assert.deepEqual(granted.filter((name) => !known.includes(name)), []);
+  // Writing only inside the default spool directory (issue #14).
+  assert.deepEqual(denoJson.permissions.server.write ?? [], ["/tmp/yieldshell-spool"]);
+});
+
+Deno.test("the tty permission set is exactly the server set plus ffi", () => {
+  assert.deepEqual(denoJson.permissions.tty, { ...denoJson.permissions.server, ffi: true });
 });
 
 Deno.test("--net-host adds bind addresses after loopback", async (t) => {

@@ -129,7 +129,7 @@ posix.test("test:binary passes a real server standing in for the binary", async 
         `--version prints yieldshell ${denoJson.version}`,
         "--help prints the usage",
         "initialize over stdio",
-        "tools/list lists the seven tools",
+        "tools/list lists the eight tools",
         "execute runs a command through the default shell",
         "a background execution is stopped with its whole process tree",
         "stdin EOF shuts the server down with no child left behind",

@@ -12,17 +12,21 @@ import {
   integer,
   maxOutputBytes,
   status,
+  tailFields,
   truncation,
   withSandboxFields,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
+import { MatchSchema, UntilResultSchema, UntilSchema } from "../until_schema.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
+import { closeStdin, terminalFields, terminalSize, ttyFlag } from "../terminal_schemas.ts";
 import { describeShell } from "./execute_description.ts";
 
 /** `execute`'s arguments, with the operator's defaults and caps in their descriptions. */
 export function executeInputSchema(settings: ToolSettings) {
   const yieldCapMs = Math.min(settings.maxYieldMs, REQUEST_CEILING_MS);
-  return argumentsSchema<ExecuteArgs>({
+  const terminals = settings.terminals ?? false;
+  const schema = argumentsSchema<ExecuteArgs>({
     command: z.string().max(1_048_576).describe("Command text for the shell"),
     side_effects: z.array(z.enum(SIDE_EFFECTS)).max(64).describe(
       describeSideEffects(settings.blockedSideEffects),
@@ -38,9 +42,7 @@ export function executeInputSchema(settings: ToolSettings) {
     stdin: z.string().max(16_777_216).nullable().optional().describe(
       "Text written to stdin right after the start",
     ),
-    close_stdin: z.boolean().default(true).describe(
-      "Close stdin after stdin (EOF); false keeps it open for write",
-    ),
+    close_stdin: closeStdin(terminals),
     name: z.string().max(1024).nullable().optional().describe("Label shown by ps"),
     yield_ms: integer().nullable().prefault(Math.min(settings.defaultYieldMs, yieldCapMs))
       .describe(
@@ -53,7 +55,12 @@ export function executeInputSchema(settings: ToolSettings) {
     ),
     max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
     truncation: truncation(settings.truncation),
+    until: UntilSchema,
+    tty: ttyFlag(terminals),
+    cols: terminalSize("cols", "execute"),
+    rows: terminalSize("rows", "execute"),
   });
+  return terminals ? schema : schema.omit({ cols: true, rows: true });
 }
 
 function describeSideEffects(blocked: readonly string[]): string {
@@ -66,16 +73,25 @@ function describeSideEffects(blocked: readonly string[]): string {
   return `Every plausible side-effect category; ["NONE"] alone for read-only commands. ${refused}${inline}`;
 }
 
-const ExecuteOutputSchema = z.object({
+const executeOutputFields = {
   status,
   execution_id: z.string().optional().describe("Opaque handle for read, write, wait and stop"),
   process_id: z.number().int().optional().describe("OS pid of the shell; not a handle"),
   ...exitFields,
   duration_ms: z.number().optional(),
   ...cursorFields,
+  ...tailFields,
+  until_result: UntilResultSchema.optional(),
+  match: MatchSchema.optional(),
   message: z.string().optional(),
   error: z.string().optional().describe("Why the command did not start"),
-});
+};
+
+function executeOutputSchema(settings: ToolSettings) {
+  return z.object(
+    settings.terminals ? { ...executeOutputFields, ...terminalFields } : executeOutputFields,
+  );
+}
 
 /** Registers `execute`. */
 export function registerExecuteTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -86,7 +102,7 @@ export function registerExecuteTool(server: McpServer, options: ToolOptions): Li
     title: "Execute a shell command",
     description: describeExecute(settings),
     inputSchema,
-    outputSchema: withSandboxFields(ExecuteOutputSchema, settings.sandbox),
+    outputSchema: withSandboxFields(executeOutputSchema(settings), settings.sandbox),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
   server.registerTool(
@@ -104,7 +120,7 @@ function describeExecute(settings: ToolSettings): string {
   );
   return [
     describeShell(settings.defaultShell),
-    "Done within yield_ms: answered inline (completed); else it keeps running and returns backgrounded with an opaque execution_id for read, wait, write and stop. Returned output advances the read cursor.",
+    "Done within yield_ms: answered inline (completed); else it keeps running and returns backgrounded with an opaque execution_id for read, wait, write and stop (until returns backgrounded early, e.g. once a dev server prints its ready line). Returned output advances the read cursor.",
     `Non-interactive: stdin closed unless close_stdin is false${
       overlay.length === 0 ? "" : `; ${overlay.join(" ")} set`
     }.`,

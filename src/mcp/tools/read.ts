@@ -14,12 +14,13 @@ import {
   tailLines,
   withSandboxFields,
 } from "../schemas.ts";
+import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `read`'s arguments, defaulting to the operator's response cap. */
 export function readInputSchema(settings: ToolSettings) {
-  return argumentsSchema<ReadArgs>({
+  const schema = argumentsSchema<ReadArgs>({
     execution_id: executionId,
     since_seq: sinceSeq,
     max_output_bytes: maxOutputBytes(settings.maxOutputBytes),
@@ -27,16 +28,24 @@ export function readInputSchema(settings: ToolSettings) {
       '"both", "stdout" or "stderr"; one stream is read without moving the server cursor',
     ),
     tail_lines: tailLines,
+    view,
   });
+  return settings.terminals ? schema : schema.omit({ view: true });
 }
 
-const ReadOutputSchema = z.object({
+const readOutputFields = {
   execution_id: z.string(),
   status: status.optional(),
   ...exitFields,
   ...cursorFields,
   error: z.string().optional(),
-});
+};
+
+function readOutputSchema(settings: ToolSettings) {
+  return z.object(
+    settings.terminals ? { ...readOutputFields, ...terminalFields } : readOutputFields,
+  );
+}
 
 /** Registers `read`. */
 export function registerReadTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -48,7 +57,7 @@ export function registerReadTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Read an execution's output by its opaque execution_id (passed through unchanged). Without since_seq and tail_lines, on both streams, it resumes from the server cursor and advances it, so polling returns each byte once; other reads are peeks. capped: more is buffered (follow hint); evicted: older output is gone.",
     inputSchema,
-    outputSchema: withSandboxFields(ReadOutputSchema, options.settings.sandbox),
+    outputSchema: withSandboxFields(readOutputSchema(options.settings), options.settings.sandbox),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
@@ -59,8 +68,8 @@ export function registerReadTool(server: McpServer, options: ToolOptions): Liste
   server.registerTool(
     tool.name,
     tool,
-    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(manager.read(args, callContext(owner, extra))),
+    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
+      toolResult(await manager.read(args, callContext(owner, extra))),
   );
   return tool;
 }

@@ -13,16 +13,19 @@ import {
   maxOutputBytes,
   sinceSeq,
   status,
+  tailFields,
   tailLines,
   truncation,
   withSandboxFields,
 } from "../schemas.ts";
+import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
+import { MatchSchema, UntilSchema, WaitResultSchema } from "../until_schema.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `wait`'s arguments, with the operator's response cap and truncation as defaults. */
 export function waitInputSchema(settings: ToolSettings) {
-  return argumentsSchema<WaitArgs>({
+  const schema = argumentsSchema<WaitArgs>({
     execution_id: executionId,
     timeout_ms: integer().prefault(REQUEST_CEILING_MS).describe(
       `Longest time to block, at most ${REQUEST_CEILING_MS}; never stops the execution`,
@@ -31,21 +34,33 @@ export function waitInputSchema(settings: ToolSettings) {
     since_seq: sinceSeq,
     tail_lines: tailLines,
     truncation: truncation(settings.truncation),
+    until: UntilSchema,
+    view,
   });
+  return settings.terminals ? schema : schema.omit({ view: true });
 }
 
-const WaitOutputSchema = z.object({
-  execution_id: z.string(),
-  status: status.optional(),
-  ...exitFields,
-  wait_result: z.enum(["exited", "deadline_reached"]).optional().describe(
-    "exited: nothing of it runs any more; deadline_reached: timeout_ms ran out first",
-  ),
-  waited_ms: z.number().optional(),
-  max_wait_ms: z.number().int().optional().describe("The budget after capping"),
-  ...cursorFields,
-  error: z.string().optional(),
-});
+function waitOutputSchema(settings: ToolSettings) {
+  const terminals = settings.terminals ?? false;
+  const waitResult = terminals
+    ? z.enum([...WaitResultSchema.options, "awaiting_input"]).describe(
+      "exited, deadline_reached, the until condition that held, or awaiting_input: the tty program waits for input",
+    )
+    : WaitResultSchema;
+  return z.object({
+    execution_id: z.string(),
+    status: status.optional(),
+    ...exitFields,
+    wait_result: waitResult.optional(),
+    match: MatchSchema.optional(),
+    waited_ms: z.number().optional(),
+    max_wait_ms: z.number().int().optional().describe("The budget after capping"),
+    ...cursorFields,
+    ...tailFields,
+    ...(terminals ? terminalFields : {}),
+    error: z.string().optional(),
+  });
+}
 
 /** Registers `wait`. */
 export function registerWaitTool(server: McpServer, options: ToolOptions): ListedTool {
@@ -55,9 +70,9 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     name: "wait",
     title: "Wait for an execution",
     description:
-      "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes; then return new output like read. Never stops it: wait_result tells which happened.",
+      "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes, or an until condition holds (output matching a regex, quiet output, a loopback port open, new bytes); then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
-    outputSchema: withSandboxFields(WaitOutputSchema, options.settings.sandbox),
+    outputSchema: withSandboxFields(waitOutputSchema(options.settings), options.settings.sandbox),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,

@@ -5,16 +5,34 @@ import { REQUEST_CEILING_MS } from "../../core/timing.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
 import { argumentsSchema, executionId } from "../schemas.ts";
+import { keys, terminalSize } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
-import type { ToolOptions } from "../tool_settings.ts";
+import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
 
 /** `write`'s arguments. */
-export function writeInputSchema() {
+export function writeInputSchema(settings: ToolSettings) {
+  const input = z.string().max(16_777_216);
+  if (!settings.terminals) {
+    return argumentsSchema<WriteArgs>({
+      execution_id: executionId,
+      input: input.describe("Text for the process's stdin"),
+      newline: z.boolean().default(false).describe("Append \\n to the input"),
+      close_stdin: z.boolean().default(false).describe("Close stdin after this write (EOF)"),
+      keys,
+      cols: terminalSize("cols", "write"),
+      rows: terminalSize("rows", "write"),
+    }).omit({ keys: true, cols: true, rows: true });
+  }
   return argumentsSchema<WriteArgs>({
     execution_id: executionId,
-    input: z.string().max(16_777_216).describe("Text for the process's stdin"),
-    newline: z.boolean().default(false).describe("Append \\n to the input"),
-    close_stdin: z.boolean().default(false).describe("Close stdin after this write (EOF)"),
+    input: input.default("").describe("Text for the process's stdin"),
+    newline: z.boolean().default(false).describe("Append \\n to the input (tty: Enter)"),
+    close_stdin: z.boolean().default(false).describe(
+      "Close stdin after this write (EOF); tty: types C-d",
+    ),
+    keys,
+    cols: terminalSize("cols", "write"),
+    rows: terminalSize("rows", "write"),
   });
 }
 
@@ -27,7 +45,7 @@ const WriteOutputSchema = z.object({
 /** Registers `write`. */
 export function registerWriteTool(server: McpServer, options: ToolOptions): ListedTool {
   const { manager, owner } = options;
-  const inputSchema = writeInputSchema();
+  const inputSchema = writeInputSchema(options.settings);
   const tool = {
     name: "write",
     title: "Write to stdin",
