@@ -3,24 +3,28 @@ import { type App, createApp } from "./src/app.ts";
 import { resolveConfig } from "./src/config/mod.ts";
 import { errorText } from "./src/contract/error_text.ts";
 import { createStderrLogger } from "./src/logger.ts";
-import { currentPlatform, realPath } from "./src/platform/mod.ts";
+import { currentFacts, currentPlatform, currentSandbox, realPath } from "./src/platform/mod.ts";
 
 /** The process edge: argv/env to config to app; signals; the exit code. */
 async function main(): Promise<number> {
-  const platform = currentPlatform();
+  const facts = currentFacts();
   const env = Deno.env.toObject();
   const logger = createStderrLogger();
   const resolved = resolveConfig({
     argv: Deno.args,
     env,
     cwd: Deno.cwd(),
-    pathListSeparator: platform.facts.pathListSeparator,
-    pathSeparator: platform.facts.pathSeparator,
+    pathListSeparator: facts.pathListSeparator,
+    pathSeparator: facts.pathSeparator,
     realPath,
     readFile: (path: string) => Deno.readTextFileSync(path),
     version: denoJson.version,
     parseYaml: await yamlParserIfNamed(env),
   });
+  // The snapshot above is all the server ever reads of its environment (children get theirs
+  // from it): from here on nothing in the process, a dependency included, can read a variable.
+  // Not earlier: the YAML parser reads process.env while it parses.
+  Deno.permissions.revokeSync({ name: "env" });
   switch (resolved.kind) {
     case "error":
       logger.error(resolved.error);
@@ -31,9 +35,16 @@ async function main(): Promise<number> {
       return 0;
   }
   for (const warning of resolved.warnings) logger.warn(warning);
+  const { config } = resolved;
+  const opening = await currentSandbox(config.sandbox);
+  if (!opening.ok) {
+    logger.error(opening.error);
+    return 2;
+  }
+  const platform = currentPlatform(opening.sandbox);
   let app: App;
   try {
-    app = createApp({ config: resolved.config, platform, env, logger, version: denoJson.version });
+    app = createApp({ config, platform, env, logger, version: denoJson.version });
   } catch (error) {
     logger.error(errorText(error));
     return 2;

@@ -16,6 +16,8 @@ import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
 import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/command_names/mod.ts";
+import { resolvePath } from "./policy/cwd.ts";
+import { placeExecution, type PlacementRules } from "./policy/sandbox_admission.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import { readsBash } from "./policy/shell_grammar.ts";
 import type { SessionFactory } from "./transports/session.ts";
@@ -145,20 +147,49 @@ function createManager(
     realPath,
     isDirectory,
   };
+  const placement = placementRules(config, platform);
   return new ExecutionManager({
     processes: platform.processes,
     terminals: platform.terminals,
-    admit: (request) => admit(request, rules),
+    admit: (request) => placeExecution(admit(request, rules), request.sideEffects, placement),
     ready: names?.ready,
     redactionFor: secretRedaction(env, config.redactEnvRegex, authTokenSecrets(config.authToken)),
     baseEnv: { ...childEnvironment(env), ...config.nonInteractiveEnv },
     defaultShell,
     limits: config,
+    maxProcessesPerSession: sessionShare(config),
     clock: systemClock,
     logger,
     spool,
     until: { regex, probe: createPortProbe(), clock: systemClock },
   });
+}
+
+/** The sandbox settings and the allowed roots, resolved once (the sandbox binds real paths). */
+function placementRules(config: Config, platform: Platform): PlacementRules {
+  const options = {
+    base: config.defaultCwd,
+    realPath,
+    separator: platform.facts.pathSeparator,
+  };
+  return {
+    mode: config.sandbox,
+    allowUnconfined: new Set(config.allowUnconfined),
+    allowedRoots: config.allowedCwds.filter((root) => root !== "").map((root) =>
+      resolvePath(root, options)
+    ),
+  };
+}
+
+/**
+ * Most live executions one session may hold: the setting, or a fair share. Over HTTP that is half
+ * of max_processes, so one session can never take all (and two can always run); stdio has one
+ * session, which may use everything.
+ */
+function sessionShare(config: Config): number {
+  if (config.maxProcessesPerSession !== null) return config.maxProcessesPerSession;
+  if (config.transport === "stdio") return config.maxProcesses;
+  return Math.max(1, Math.floor(config.maxProcesses / 2));
 }
 
 /**

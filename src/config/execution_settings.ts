@@ -9,6 +9,7 @@ export const EXECUTION_SETTINGS: Pick<
   | "maxOutputBytes"
   | "maxBufferBytes"
   | "maxProcesses"
+  | "maxProcessesPerSession"
   | "defaultYieldMs"
   | "maxYieldMs"
   | "defaultTimeoutMs"
@@ -77,6 +78,18 @@ export const EXECUTION_SETTINGS: Pick<
     description:
       "Most executions with live work at once, counting finished shells whose descendants still run. Beyond it execute fails to start.",
     lenientEnv: true,
+  },
+  maxProcessesPerSession: {
+    fileKey: "max_processes_per_session",
+    env: "YIELDSHELL_MAX_PROCESSES_PER_SESSION",
+    flag: "max-processes-per-session",
+    valueName: "n",
+    form: "integer",
+    schema: positiveInteger.nullable(),
+    expected: "a positive integer",
+    default: () => null,
+    description:
+      "Most executions with live work one session may hold, so that no HTTP session can starve the others. null: half of max_processes (at least 1) over HTTP, max_processes over stdio (one session).",
   },
   defaultYieldMs: {
     fileKey: "default_yield_ms",

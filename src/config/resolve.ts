@@ -117,23 +117,11 @@ function fitDefaultCwd(config: Config, explicit: boolean, input: ResolveInput): 
   ];
 }
 
-/**
- * Whether executions run through the OS sandbox (src/platform/sandbox.ts). Until the spawn path
- * does, asking for a sandbox fails closed rather than running everything unconfined.
- * TODO(#12): set to true (and drop this guard) when the spawn path wraps executions.
- */
-const SANDBOX_WIRED = false;
-
 /** Rules that involve more than one setting; throws for a refusal, returns warnings. */
 function checkCombination(config: Config): string[] {
   if (config.transport === "http" && config.authToken === null && !isLoopbackHost(config.host)) {
     throw new ConfigError(
       `Refusing to bind ${config.host} without an auth token; set --auth-token or YIELDSHELL_AUTH_TOKEN, or bind 127.0.0.1`,
-    );
-  }
-  if (config.sandbox !== "off" && !SANDBOX_WIRED) {
-    throw new ConfigError(
-      `Cannot start with sandbox: ${config.sandbox} as this build does not run executions in the OS sandbox yet; set sandbox to off (--sandbox off, YIELDSHELL_SANDBOX=off)`,
     );
   }
   const warnings: string[] = [];

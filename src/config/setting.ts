@@ -9,6 +9,8 @@ import type { SideEffect } from "../policy/side_effects.ts";
 export interface Config extends Limits {
   /** Working directory for commands that pass no cwd. */
   defaultCwd: string;
+  /** Most live executions of one session; null: a fair share for the transport. */
+  maxProcessesPerSession: number | null;
   /** Roots a command's cwd must lie under; empty means unrestricted. */
   allowedCwds: string[];
   /** Commands matching it are refused; null when off. */

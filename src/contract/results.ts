@@ -57,6 +57,15 @@ export type TerminalFields = {
   awaiting_input?: AwaitingInputReason | null;
 };
 
+/**
+ * What a result of an execution says about its OS sandbox (absent when the sandbox is off): the
+ * profile it runs under, and for a failure the profile explains, the side effect to declare.
+ */
+export type SandboxFields = {
+  sandbox?: string;
+  sandbox_hint?: string;
+};
+
 /** A call that names an execution and was refused (unknown id, bad cursor arguments). */
 export type RefusedCall = { execution_id: string; error: string };
 
@@ -75,6 +84,7 @@ export type ExecuteResult =
     & { until_result?: UntilResult }
     & UntilFields
     & { message?: string; stdin_error?: string }
+    & SandboxFields
     & TerminalFields
   );
 
@@ -86,6 +96,7 @@ export type ReadResult =
     & ExitFields
     & Omit<PageFields, "stdout" | "stderr">
     & { stdout?: string; stderr?: string; stdin_error?: string }
+    & SandboxFields
     & TerminalFields
   );
 
@@ -104,6 +115,7 @@ export type WaitResult =
     & UntilFields
     & PageFields
     & { stdin_error?: string }
+    & SandboxFields
     & TerminalFields
   );
 
@@ -134,6 +146,7 @@ export type PsEntry = {
   idle_ms: number | null;
   latest_seq: number;
   stdin_error: string | null;
+  sandbox?: string;
 };
 
 export type PsResult = { executions: PsEntry[] };

@@ -15,6 +15,12 @@ export function invalidSize(name: "cols" | "rows", value: number): string {
   return `Cannot size the terminal as ${name} must be an integer from ${min} to ${max}: received ${value}`;
 }
 
+/** A `tty: true` execution the sandbox would confine: terminals do not run in the OS sandbox. */
+export function terminalSandboxed(label: string): string {
+  return `Cannot run with tty: true inside the OS sandbox (${label}) as terminals run unconfined; ` +
+    "run the command without tty, or ask the operator for a server without a sandbox mode";
+}
+
 /** Keys or a resize sent to an execution that has no terminal. */
 export function notATerminal(id: string, what: "send keys to" | "resize"): string {
   return `Cannot ${what} execution ${

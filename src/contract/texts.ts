@@ -80,6 +80,12 @@ export function processLimit(max: number): string {
   return `Maximum process limit (${max}) reached`;
 }
 
+/** A session that holds its share of the process limit (HTTP: no session may starve another). */
+export function sessionProcessLimit(max: number): string {
+  return `Session process limit (${max}) reached: this session already has ${max} live ` +
+    "executions; wait for one to end or stop one (max_processes_per_session)";
+}
+
 export function tailNotPositive(tailLines: number): string {
   return `tail_lines must be positive, got ${tailLines}`;
 }

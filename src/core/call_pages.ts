@@ -1,7 +1,8 @@
-import type { TerminalViewChoice, WaitArgs } from "../contract/arguments.ts";
+import type { ExecuteArgs, TerminalViewChoice, WaitArgs } from "../contract/arguments.ts";
 import { failed, type Outcome } from "../contract/outcome.ts";
 import type { ExecuteResult, RefusedCall } from "../contract/results.ts";
-import { viewNeedsTerminal } from "../contract/terminal_texts.ts";
+import { terminalSandboxed, viewNeedsTerminal } from "../contract/terminal_texts.ts";
+import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import { type PageRequest, viewOf } from "./page.ts";
 import { type UntilHit, untilPage } from "./until.ts";
@@ -47,4 +48,30 @@ export function startFailed(error: string): Outcome<ExecuteResult> {
 /** A call on one execution that was refused, with the reason. */
 export function refused(id: string, error: string): Outcome<RefusedCall> {
   return failed({ execution_id: id, error });
+}
+
+/**
+ * Why an admitted command may not start now: shutdown or a process limit (`unstarted`), or a
+ * terminal under a sandbox profile that confines it (`rejected`); null when it may.
+ */
+export function launchRefusal(
+  args: Pick<ExecuteArgs, "tty">,
+  admission: { sandbox?: { confinement: unknown; label: string } | null },
+  counts: { shuttingDown: boolean; live: number; liveInSession: number },
+  limits: { maxProcesses: number; perSession: number },
+) {
+  const { maxProcesses, perSession } = limits;
+  const unstarted = counts.shuttingDown
+    ? text.SHUTTING_DOWN
+    : counts.live >= maxProcesses
+    ? text.processLimit(maxProcesses)
+    : counts.liveInSession >= perSession
+    ? text.sessionProcessLimit(perSession)
+    : null;
+  if (unstarted !== null) return { kind: "unstarted", reason: unstarted } as const;
+  const sandbox = admission.sandbox ?? null;
+  if (args.tty === true && (sandbox?.confinement ?? null) !== null) {
+    return { kind: "rejected", reason: terminalSandboxed(sandbox?.label ?? "") } as const;
+  }
+  return null;
 }

@@ -1,3 +1,4 @@
+import type { SandboxGrant } from "../contract/admission.ts";
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
 import type { Clock } from "./clock.ts";
@@ -41,6 +42,8 @@ export interface ExecutionInit {
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL when the timeout fires; 0 sends SIGKILL at once. */
   timeoutGraceMs: number;
+  /** The sandbox it runs in; null or absent when the sandbox is off. */
+  sandbox?: SandboxGrant | null;
   /** The terminal of a `tty: true` execution (its tree is the terminal's). */
   terminal?: TerminalSession | null;
 }
@@ -60,6 +63,8 @@ export class Execution {
   readonly tree: ProcessTree;
   readonly redaction: Redaction;
   readonly stdin: StdinChannel;
+  /** The sandbox it runs in; null when the sandbox is off. */
+  readonly sandbox: SandboxGrant | null;
   /** Each append to the log, as it happens (conditions and pushes listen). */
   readonly appended = new EventHub<SourceChunk>();
   /** The terminal of a `tty: true` execution, else null. */
@@ -93,6 +98,7 @@ export class Execution {
     this.tree = init.tree;
     this.pid = init.tree.pid;
     this.redaction = init.redaction;
+    this.sandbox = init.sandbox ?? null;
     this.terminal = init.terminal ?? null;
     this.#clock = init.clock;
     this.#logger = init.logger;

@@ -1,24 +1,7 @@
-import type {
-  CleanupArgs,
-  ExecuteArgs,
-  PsArgs,
-  ReadArgs,
-  StopArgs,
-  WaitArgs,
-  WriteArgs,
-} from "../contract/arguments.ts";
+import type * as Args from "../contract/arguments.ts";
 import { errorText } from "../contract/error_text.ts";
 import { failed, type Outcome, succeeded } from "../contract/outcome.ts";
-import type {
-  CleanupResult,
-  ExecuteResult,
-  PageFields,
-  PsResult,
-  ReadResult,
-  StopResult,
-  WaitResult,
-  WriteResult,
-} from "../contract/results.ts";
+import type * as Results from "../contract/results.ts";
 import * as text from "../contract/texts.ts";
 import type { BlockOptions } from "./blocking.ts";
 import type { CallContext } from "./call_context.ts";
@@ -33,7 +16,14 @@ import { cleanupRecords } from "./retention.ts";
 import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
 import { blockUntil, checkUntil } from "./until.ts";
-import { checkView, refused, startFailed, untilRequest, type ViewChoice } from "./call_pages.ts";
+import {
+  checkView,
+  launchRefusal,
+  refused,
+  startFailed,
+  untilRequest,
+  type ViewChoice,
+} from "./call_pages.ts";
 import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
 import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
 import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
@@ -75,7 +65,10 @@ export class ExecutionManager {
   }
 
   /** Admits, starts, then blocks on one command for its yield window. */
-  async execute(args: ExecuteArgs, context: CallContext): Promise<Outcome<ExecuteResult>> {
+  async execute(
+    args: Args.ExecuteArgs,
+    context: CallContext,
+  ): Promise<Outcome<Results.ExecuteResult>> {
     const { limits } = this.#options;
     const yieldMs = clamp(args.yield_ms ?? limits.defaultYieldMs, 0, limits.maxYieldMs);
     const until = checkUntil(args.until, this.#options.until.probe, { window: yieldMs > 0 });
@@ -102,7 +95,7 @@ export class ExecutionManager {
     return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 
-  async read(args: ReadArgs, context: CallContext): Promise<Outcome<ReadResult>> {
+  async read(args: Args.ReadArgs, context: CallContext): Promise<Outcome<Results.ReadResult>> {
     const id = args.execution_id;
     const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
@@ -130,7 +123,7 @@ export class ExecutionManager {
     );
   }
 
-  async write(args: WriteArgs, context: CallContext): Promise<Outcome<WriteResult>> {
+  async write(args: Args.WriteArgs, context: CallContext): Promise<Outcome<Results.WriteResult>> {
     const id = args.execution_id;
     const execution = this.lookup(id, context);
     const fail = (error: string) => failed({ execution_id: id, ok: false, error });
@@ -151,7 +144,7 @@ export class ExecutionManager {
     return error === null ? succeeded({ execution_id: id, ok: true }) : fail(error);
   }
 
-  async wait(args: WaitArgs, context: CallContext): Promise<Outcome<WaitResult>> {
+  async wait(args: Args.WaitArgs, context: CallContext): Promise<Outcome<Results.WaitResult>> {
     const id = args.execution_id;
     const execution = this.lookup(id, context);
     if (execution === null) return refused(id, text.unknownId(id));
@@ -181,17 +174,17 @@ export class ExecutionManager {
     return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 
-  async stop(args: StopArgs, context: CallContext): Promise<Outcome<StopResult>> {
+  async stop(args: Args.StopArgs, context: CallContext): Promise<Outcome<Results.StopResult>> {
     const execution = this.lookup(args.execution_id, context);
     return await stopExecution(execution, args, this.#options.processes);
   }
 
-  ps(args: PsArgs, context: CallContext): Outcome<PsResult> {
+  ps(args: Args.PsArgs, context: CallContext): Outcome<Results.PsResult> {
     this.reap();
     return succeeded(psResult(this.records(context.owner), args, this.#nowS()));
   }
 
-  cleanup(args: CleanupArgs, context: CallContext): Outcome<CleanupResult> {
+  cleanup(args: Args.CleanupArgs, context: CallContext): Outcome<Results.CleanupResult> {
     const completedMs = args.completed_older_than_ms ?? CLEANUP_DEFAULT_MS;
     const stoppedMs = args.stopped_older_than_ms ?? CLEANUP_DEFAULT_MS;
     if (completedMs < 0 || stoppedMs < 0) {
@@ -224,15 +217,25 @@ export class ExecutionManager {
   }
 
   /** Admits (else `rejected`) and starts (else `unstarted`: limit, shutdown, OS) one command. */
-  async launch(args: ExecuteArgs, context: CallContext, overrides?: StartOverrides) {
+  async launch(args: Args.ExecuteArgs, context: CallContext, overrides?: StartOverrides) {
     const admission = await askPolicy(args, this.#options);
     if (!admission.allow) return { kind: "rejected", reason: admission.reason } as const;
     this.reap();
     const { maxProcesses } = this.#options.limits;
-    const full = this.liveCount >= maxProcesses ? text.processLimit(maxProcesses) : null;
-    const refusal = this.#shuttingDown ? text.SHUTTING_DOWN : full;
-    if (refusal !== null) return { kind: "unstarted", reason: refusal } as const;
-    const identity = { id: this.#executions.newId(), owner: context.owner, cwd: admission.cwd };
+    const refusal = launchRefusal(args, admission, {
+      shuttingDown: this.#shuttingDown,
+      live: this.liveCount,
+      liveInSession: this.#executions.liveCountOf(context.owner),
+    }, { maxProcesses, perSession: this.#options.maxProcessesPerSession ?? maxProcesses });
+    if (refusal !== null) return refusal;
+    const sandbox = admission.sandbox ?? null;
+    const identity = {
+      id: this.#executions.newId(),
+      owner: context.owner,
+      cwd: admission.cwd,
+      cwdChecked: admission.cwdChecked ?? false,
+      sandbox,
+    };
     const execution = startExecution(args, identity, { ...this.#options, ...overrides });
     if (typeof execution === "string") return { kind: "unstarted", reason: execution } as const;
     this.#executions.add(execution);
@@ -286,7 +289,7 @@ export class ExecutionManager {
     return { keepaliveMs: limits.keepaliveIntervalMs, clock, logger, ports: until };
   }
 
-  #shown(execution: Execution, page: PageFields, request: PageRequest, view: ViewChoice) {
+  #shown(execution: Execution, page: Results.PageFields, request: PageRequest, view: ViewChoice) {
     return showTerminalPage(execution, page, {
       page: request,
       view,

@@ -27,6 +27,8 @@ export interface ManagerOptions {
   /** Shell used when the call names none. */
   defaultShell: string;
   limits: Limits;
+  /** Most executions with live work one session (owner) may hold. @default {limits.maxProcesses} */
+  maxProcessesPerSession?: number;
   clock: Clock;
   logger: Logger;
   /** Where output older than the memory cache goes; absent or null: `spool: off`. */

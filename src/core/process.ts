@@ -1,3 +1,5 @@
+import type { Confinement } from "../contract/confinement.ts";
+
 /**
  * The core's port to the operating system: it declares what it needs, and `src/platform/`
  * implements it for POSIX and Windows (the adapters import these types, never the reverse).
@@ -13,6 +15,16 @@ export interface SpawnRequest {
   cwd: string;
   /** Complete child environment; the adapter adds only what containment needs. */
   env: Record<string, string>;
+  /**
+   * The cwd passed a policy check: the shell must start exactly there, and fail (exit 126)
+   * when the path was swapped for something else after the check. @default {false}
+   */
+  cwdChecked?: boolean;
+  /**
+   * Run inside the OS sandbox with this confinement (its cwd is `cwd`, and it is always
+   * checked). Null or absent: unconfined. An adapter without a sandbox refuses to spawn.
+   */
+  confinement?: Confinement | null;
 }
 
 /** How the shell ended. */

@@ -51,6 +51,15 @@ export class ExecutionRegistry {
     return count;
   }
 
+  /** Records of `owner` with live work. */
+  liveCountOf(owner: string): number {
+    let count = 0;
+    for (const execution of this.#executions.values()) {
+      if (execution.owner === owner && execution.live) count++;
+    }
+    return count;
+  }
+
   /** Whether `owner` still has a record with live work. */
   hasLiveWork(owner: string): boolean {
     for (const execution of this.#executions.values()) {

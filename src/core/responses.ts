@@ -10,6 +10,7 @@ import type {
 import * as text from "../contract/texts.ts";
 import type { Execution } from "./execution.ts";
 import type { StreamSelection } from "./output_log.ts";
+import { sandboxFields } from "./sandbox_fields.ts";
 import { matchFields, type UntilHit, untilResult } from "./until.ts";
 
 /** Milliseconds as the contract reports them: one decimal. */
@@ -52,6 +53,7 @@ export function executeResult(
     ...(held ? untilFields(hit, "until_result") : {}),
     ...(status === "backgrounded" ? { message: text.BACKGROUNDED_MESSAGE } : {}),
     ...(stdinError === null ? {} : { stdin_error: stdinError }),
+    ...sandboxFields(execution),
   };
 }
 
@@ -72,7 +74,7 @@ export function readResult(
   if (streams !== "stderr") result.stdout = stdout;
   if (streams !== "stdout") result.stderr = stderr;
   if (execution.stdin.error !== null) result.stdin_error = execution.stdin.error;
-  return result;
+  return { ...result, ...sandboxFields(execution) };
 }
 
 /** How a wait went: its budget after capping and the time it took. */
@@ -101,7 +103,7 @@ export function waitResult(
     ...page,
   };
   if (execution.stdin.error !== null) result.stdin_error = execution.stdin.error;
-  return result;
+  return { ...result, ...sandboxFields(execution) };
 }
 
 /** The result name of a condition that held under `key`, and the match of an output hit. */
@@ -132,6 +134,7 @@ export function psEntry(execution: Execution, nowS: number): PsEntry {
     idle_ms: lastOutputAt === null ? null : roundMs(Math.max(0, (nowS - lastOutputAt) * 1000)),
     latest_seq: execution.log.latestSeq,
     stdin_error: execution.stdin.error,
+    ...sandboxFields(execution, false),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Admission } from "../contract/admission.ts";
+import type { Admission, SandboxGrant } from "../contract/admission.ts";
 import type { ExecuteArgs } from "../contract/arguments.ts";
 import { errorText } from "../contract/error_text.ts";
 import * as text from "../contract/texts.ts";
@@ -37,6 +37,10 @@ export interface StartIdentity {
   owner: string;
   /** The admitted working directory. */
   cwd: string;
+  /** The cwd was checked against allowed roots, so the spawn must start exactly there. */
+  cwdChecked: boolean;
+  /** The sandbox it runs in; null when the sandbox is off. */
+  sandbox: SandboxGrant | null;
 }
 
 /** What a tool profile may change about one start. */
@@ -64,6 +68,8 @@ export function startExecution(
       command: args.command,
       cwd: identity.cwd,
       env: { ...options.baseEnv, ...overlay },
+      cwdChecked: identity.cwdChecked,
+      confinement: identity.sandbox?.confinement ?? null,
     }, options);
   } catch (error) {
     return errorText(error);

@@ -45,6 +45,25 @@ export const cursorFields = {
   stdin_error: z.string().optional().describe("Why initial stdin delivery failed"),
 };
 
+/** What results say about the OS sandbox (absent when it is off). */
+const sandboxFields = {
+  sandbox: z.string().optional().describe("OS sandbox profile the command runs under"),
+  sandbox_hint: z.string().optional().describe(
+    "The failure is the sandbox's: the side effect to declare",
+  ),
+};
+
+/**
+ * `schema` with the sandbox's result fields when the sandbox is on; without them otherwise, so
+ * that tools/list costs nothing extra where no result carries them.
+ */
+export function withSandboxFields<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  sandbox: string | undefined,
+) {
+  return sandbox === undefined || sandbox === "off" ? schema : schema.extend(sandboxFields);
+}
+
 /** The default view's tails (execute and wait): each stream's newest bytes, out of band. */
 export const tailFields = {
   stdout_tail: z.string().optional().describe("Newest stdout, when cut"),

@@ -13,6 +13,8 @@ export interface ToolSettings extends
   blockedSideEffects: readonly string[];
   /** Variables every child gets unless the call's `env` overrides them. */
   nonInteractiveEnv: Readonly<Record<string, string>>;
+  /** The OS sandbox mode; results name their profile unless it is off. @default {"off"} */
+  sandbox?: "off" | "declared" | "strict";
   /**
    * The server can open pseudo-terminals (`tty: true`); without, the terminal parameters are
    * not listed, and `tty: true` says why it fails. @default {false}

@@ -1,3 +1,4 @@
+import { launchScript, SANDBOX_INIT } from "./sandbox_init.ts";
 import type { Argv, Confinement } from "./sandbox_types.ts";
 
 /** Facts about this machine that the bubblewrap argv depends on (found by the startup probe). */
@@ -23,40 +24,20 @@ export interface BwrapHost {
   offlineHidden?: readonly string[];
 }
 
-/** Signals ignored by bwrap itself under a `caller` session (never CHLD, KILL, STOP, CONT). */
-export const SHIELDED_SIGNALS = [
-  "HUP",
-  "INT",
-  "QUIT",
-  "TRAP",
-  "ABRT",
-  "USR1",
-  "USR2",
-  "PIPE",
-  "ALRM",
-  "TERM",
-  "TSTP",
-  "TTIN",
-  "TTOU",
-  "XCPU",
-  "XFSZ",
-  "VTALRM",
-  "PROF",
-  "IO",
-  "PWR",
-  "SYS",
-] as const;
-
-const SHIELD = `trap '' ${SHIELDED_SIGNALS.join(" ")}; exec "$0" "$@"`;
-
 /** Directories every sandbox replaces with its own (private /tmp, /dev, /proc). */
 const ALWAYS_HIDDEN = ["/tmp", "/dev", "/proc"];
 
+/** The name the sandbox's PID 1 runs under (its `$0`, shown by `ps` inside). */
+const INIT_NAME = "yieldshell-sandbox";
+
 /**
- * The bubblewrap argv that runs `command` confined: a user, PID, IPC, UTS and cgroup namespace
- * of its own (and a network namespace with only loopback when the network is off), every
- * capability dropped, the whole file system read-only, a private `/tmp`, `/dev` and `/proc`,
- * the writable roots bound read-write, and the sandbox killed when its parent dies.
+ * The argv that runs `command` confined: a launcher shell on the host pins the checked cwd (and
+ * opens it for binding), then execs bubblewrap with a user, PID, IPC, UTS and cgroup namespace of
+ * its own (and a network namespace with only loopback when the network is off), every capability
+ * dropped, the whole file system read-only, a private `/tmp`, `/dev` and `/proc`, the writable
+ * roots bound read-write, and the sandbox killed when its parent dies. Inside, under bwrap's own
+ * PID 1, `SANDBOX_INIT` checks the cwd again, runs the shell and keeps the sandbox until nothing
+ * else lives.
  */
 export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHost): Argv {
   const { bwrapPath, session = "new", envPath = null, offlineHidden = [] } = host;
@@ -65,6 +46,7 @@ export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHo
     if (!path.startsWith("/")) throw new Error(`Cannot sandbox a relative path: ${path}`);
   }
   const hidden = network ? ALWAYS_HIDDEN : [...ALWAYS_HIDDEN, ...offlineHidden];
+  const binds = mounts(cwd, writable, visible, hidden);
   const args = [
     "--unshare-user",
     "--unshare-ipc",
@@ -86,24 +68,35 @@ export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHo
     "--tmpfs",
     "/tmp",
     ...hidden.filter((dir) => !ALWAYS_HIDDEN.includes(dir)).flatMap((dir) => ["--tmpfs", dir]),
-    ...mounts(writable, visible, hidden),
+    ...binds,
     "--chdir",
     cwd,
     "--",
   ];
-  const shielded = session === "caller" && envPath !== null;
-  const inner = shielded
-    ? [envPath, "--default-signal", command.program, ...command.args]
-    : [command.program, ...command.args];
-  if (!shielded) return { program: bwrapPath, args: [...args, ...inner] };
-  return { program: "/bin/sh", args: ["-c", SHIELD, bwrapPath, ...args, ...inner] };
+  const shield = session === "caller" && envPath !== null;
+  const init = [
+    ...(shield ? [envPath, "--default-signal"] : []),
+    "/bin/sh",
+    "-c",
+    SANDBOX_INIT,
+    INIT_NAME,
+    cwd,
+    envPath ?? "",
+    command.program,
+    ...command.args,
+  ];
+  const launcher = launchScript({ shield, openCwd: binds.some((arg) => arg.endsWith("-fd")) });
+  return { program: "/bin/sh", args: ["-c", launcher, bwrapPath, cwd, ...args, ...init] };
 }
 
 /**
  * Binds, parents before children: writable roots read-write, and visible paths read-only where
- * a hidden directory covers them (elsewhere the read-only root already shows them).
+ * a hidden directory covers them (elsewhere the read-only root already shows them). The cwd,
+ * when it needs a bind of its own, is bound from fd 3, which the launcher opened on the checked
+ * directory: a path swapped for a symlink cannot redirect that bind to anywhere else.
  */
 function mounts(
+  cwd: string,
   writable: readonly string[],
   visible: readonly string[],
   hidden: readonly string[],
@@ -112,11 +105,15 @@ function mounts(
     hidden.some((dir) => isWithin(path, dir)) && !writable.some((root) => isWithin(path, root))
   );
   const binds = [
-    ...shown.map((path) => ({ path, flag: "--ro-bind-try" })),
-    ...writable.map((path) => ({ path, flag: "--bind-try" })),
-  ];
+    ...shown.map((path) => ({ path, flags: ["--ro-bind-try", path] })),
+    ...writable.map((path) => ({ path, flags: ["--bind-try", path] })),
+  ].map(({ path, flags }) =>
+    path === cwd
+      ? { path, flags: [flags[0] === "--bind-try" ? "--bind-fd" : "--ro-bind-fd", "3"] }
+      : { path, flags }
+  );
   binds.sort((a, b) => depth(a.path) - depth(b.path));
-  return binds.flatMap(({ path, flag }) => [flag, path, path]);
+  return binds.flatMap(({ path, flags }) => [...flags, path]);
 }
 
 function isWithin(path: string, dir: string): boolean {

@@ -56,6 +56,8 @@ async function selfTest(host: BwrapHost): Promise<string | null> {
   try {
     const output = await new Deno.Command(program, {
       args,
+      // The sandbox starts only in the directory it was asked for (the launcher checks).
+      cwd: SELF_TEST.cwd,
       stdin: "null",
       stdout: "null",
       stderr: "piped",

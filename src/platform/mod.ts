@@ -16,7 +16,7 @@ import {
   WINDOWS_UNSUPPORTED,
 } from "./pty/mod.ts";
 import { openSandbox, type OpenSandboxOptions } from "./sandbox.ts";
-import type { SandboxOpening } from "./sandbox_types.ts";
+import type { Sandbox, SandboxOpening } from "./sandbox_types.ts";
 import { DARWIN_SIGNALS, LINUX_SIGNALS } from "./signal_numbers.ts";
 import { createSpoolDisk, defaultSpoolRoot } from "./spool_disk.ts";
 import { WINDOWS_FACTS, WindowsControl } from "./windows.ts";
@@ -34,8 +34,16 @@ export interface Platform {
   terminals: TerminalControl;
 }
 
-/** Picks the adapter for the running OS; the only place that branches on it. */
-export function currentPlatform(): Platform {
+/** The running OS's edge facts (path separators, shutdown signals, default shell). */
+export function currentFacts(): OsFacts {
+  return Deno.build.os === "windows" ? WINDOWS_FACTS : POSIX_FACTS;
+}
+
+/**
+ * Picks the adapter for the running OS; the only place that branches on it. `sandbox` is the
+ * OS sandbox `currentSandbox` opened, for executions the policy confines.
+ */
+export function currentPlatform(sandbox: Sandbox | null = null): Platform {
   switch (Deno.build.os) {
     case "windows":
       return {
@@ -50,6 +58,7 @@ export function currentPlatform(): Platform {
         containment: false,
         selfPid: Deno.pid,
         setsidPath: null,
+        sandbox,
       }, darwinPtyAbi(Deno.build.arch === "aarch64"));
     default:
       return posixPlatform({
@@ -57,6 +66,7 @@ export function currentPlatform(): Platform {
         containment: Deno.build.os === "linux",
         selfPid: Deno.pid,
         setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
+        sandbox,
       }, LINUX_PTY_ABI);
   }
 }

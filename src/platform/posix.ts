@@ -1,8 +1,9 @@
 import type { ProcessControl, ProcessTree, SpawnRequest } from "../core/process.ts";
 import { SIGNAL_NAMES } from "../contract/signal_names.ts";
-import { resolveProgram } from "./find_program.ts";
 import { createPosixShared, type PosixShared } from "./posix_shared.ts";
 import { createPosixTree } from "./posix_tree.ts";
+import type { Sandbox } from "./sandbox_types.ts";
+import { sessionArgv } from "./session_argv.ts";
 import { spawnFailure } from "./spawn_failure.ts";
 
 const SIGNAL_SET: ReadonlySet<string> = new Set(SIGNAL_NAMES);
@@ -22,6 +23,8 @@ export interface PosixOptions {
    * spawn of `setsid` takes the posix_spawn fast path. null: use `detached`.
    */
   setsidPath: string | null;
+  /** The OS sandbox opened at startup, for confined requests; null when it is off. */
+  sandbox?: Sandbox | null;
 }
 
 /**
@@ -38,8 +41,19 @@ export function createPosixControl(
     spawn(request: SpawnRequest): ProcessTree {
       const token = containment.newToken();
       const env = containment.tag(request.env, token);
-      const child = spawnInSession(request, env, options.setsidPath);
-      const tree = createPosixTree({ child, signals, token, containment, table, selfPid });
+      const child = spawnInSession(request, env, options);
+      const sandbox = (request.confinement ?? null) === null ? null : options.sandbox ?? null;
+      const tree = createPosixTree({
+        child,
+        signals,
+        token,
+        containment,
+        table,
+        selfPid,
+        signalExitCodes: sandbox?.signalExitCodes,
+        deafMs: sandbox?.setupMs,
+        endsWithShell: sandbox?.endsWithSpawned,
+      });
       tokens.set(tree, token);
       return tree;
     },
@@ -55,13 +69,16 @@ export function createPosixControl(
   };
 }
 
-/** Starts `request.shell -c command` as the leader of a new session and process group. */
+/**
+ * Starts `request.shell -c command` (sandboxed or pinned to its cwd when asked) as the leader
+ * of a new session and process group.
+ */
 function spawnInSession(
   request: SpawnRequest,
   env: Record<string, string>,
-  setsidPath: string | null,
+  options: PosixOptions,
 ): Deno.ChildProcess {
-  const args = ["-c", request.command];
+  const { setsidPath, sandbox = null } = options;
   const piped = {
     cwd: request.cwd,
     env,
@@ -71,14 +88,14 @@ function spawnInSession(
     stderr: "piped",
   } as const;
   try {
+    const argv = sessionArgv(request, env, { sandbox, resolve: setsidPath !== null });
     if (setsidPath === null) {
       // A new session makes the shell a group leader: pgid == pid, and signals reach the tree.
-      return new Deno.Command(request.shell, { ...piped, args, detached: true }).spawn();
+      return new Deno.Command(argv.program, { ...piped, args: argv.args, detached: true })
+        .spawn();
     }
-    const resolved = resolveProgram(request.shell, env);
-    if (resolved === null) throw new Deno.errors.NotFound("No such file or directory (os error 2)");
     // setsid calls setsid() and execs the shell in place: pid == pgid == sid, as with detached.
-    return new Deno.Command(setsidPath, { ...piped, args: [resolved, ...args] }).spawn();
+    return new Deno.Command(setsidPath, { ...piped, args: [argv.program, ...argv.args] }).spawn();
   } catch (error) {
     throw new Error(spawnFailure(error, request.shell, request.cwd));
   }

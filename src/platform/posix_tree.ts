@@ -21,6 +21,18 @@ export interface PosixTreeInit {
   table: ProcessTable;
   /** The server's own pid, which never counts as a member of a group. */
   selfPid: number;
+  /** Exit code 128+N means the shell died from signal N (a sandbox's init reported it). */
+  signalExitCodes?: boolean;
+  /**
+   * For this long after the spawn the tree may drop signals (a sandbox being set up ignores
+   * them): a signal sent in that time is sent again once it is over. @default {0}
+   */
+  deafMs?: number;
+  /**
+   * Every process of the tree lives in a PID namespace that ends when the shell exits (the
+   * bubblewrap sandbox kills whatever is left), so the tree ends with the shell. @default {false}
+   */
+  endsWithShell?: boolean;
 }
 
 /**
@@ -31,22 +43,32 @@ export interface PosixTreeInit {
 export function createPosixTree(init: PosixTreeInit): ProcessTree {
   const { child, containment, token } = init;
   const pid = child.pid;
+  const spawnedMs = performance.now();
+  const resends = new Set<ReturnType<typeof setTimeout>>();
   let wake = new AbortController();
   let released = false;
   const groupGone = async () => {
     let pollMs = GROUP_POLL_MS;
+    // Everything of it lived in a PID namespace that ended with the shell (a sandbox): what is
+    // left in the group are zombies nobody may reap, not work.
+    if (init.endsWithShell === true) return;
     while (await groupAlive(pid, init)) {
       const woken = wake.signal;
       await delay(pollMs, woken);
       pollMs = woken.aborted ? GROUP_POLL_MS : Math.min(pollMs * 1.5, MAX_GROUP_POLL_MS);
     }
   };
-  const exited = child.status.then((status) => exitOf(status, init.signals));
+  const exited = child.status.then((status) =>
+    exitOf(status, init.signals, init.signalExitCodes ?? false)
+  );
   const ended = exited
     .then(groupGone, () => {
       // The shell's status is unknown; the core reports the record failed.
     })
-    .finally(() => containment.releaseGroup(pid));
+    .finally(() => {
+      for (const timer of resends) clearTimeout(timer);
+      containment.releaseGroup(pid);
+    });
   containment.guard(pid, token);
   return {
     ...pipesOf(child),
@@ -55,6 +77,14 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
     async signal(signal) {
       // No fallback to the bare pid: once the group is gone that pid may belong to someone else.
       sendSignal(-pid, signal);
+      const deafLeftMs = (init.deafMs ?? 0) - (performance.now() - spawnedMs);
+      if (deafLeftMs > 0) {
+        const timer = setTimeout(() => {
+          resends.delete(timer);
+          sendSignal(-pid, signal);
+        }, deafLeftMs);
+        resends.add(timer);
+      }
       await containment.signalHolders(token, signal);
       // Re-check liveness at once rather than at the next poll.
       const previous = wake;
@@ -80,8 +110,21 @@ async function groupAlive(pgid: number, init: PosixTreeInit): Promise<boolean> {
   return rows.some((row) => row.pgid === pgid && !row.zombie && row.pid !== init.selfPid);
 }
 
-function exitOf(status: Deno.CommandStatus, signals: Readonly<Record<string, number>>): ShellExit {
-  if (status.signal === null) return { exitCode: status.code, signal: null };
+function exitOf(
+  status: Deno.CommandStatus,
+  signals: Readonly<Record<string, number>>,
+  signalExitCodes: boolean,
+): ShellExit {
+  if (status.signal === null) {
+    const name = signalExitCodes && status.code > 128 ? nameOf(status.code - 128, signals) : null;
+    if (name !== null) return { exitCode: 128 - status.code, signal: name };
+    return { exitCode: status.code, signal: null };
+  }
   const signum = signals[status.signal];
   return { exitCode: signum === undefined ? status.code : -signum, signal: status.signal };
+}
+
+function nameOf(signum: number, signals: Readonly<Record<string, number>>): string | null {
+  for (const [name, number] of Object.entries(signals)) if (number === signum) return name;
+  return null;
 }

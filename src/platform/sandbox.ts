@@ -13,6 +13,13 @@ export interface OpenSandboxOptions {
   bwrap?: BwrapProbeOptions;
 }
 
+/**
+ * Until bubblewrap has built the sandbox and its init has set its traps (a few milliseconds on an
+ * idle machine), stop signals meet only processes that ignore them; this bounds that time with a
+ * margin for loaded machines.
+ */
+const BWRAP_SETUP_MS = 500;
+
 const OFF = "set sandbox to off (--sandbox off, YIELDSHELL_SANDBOX=off)";
 
 /**
@@ -33,6 +40,9 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
         sandbox: {
           name: "bubblewrap",
           wrap: (command, limits) => bwrapArgv(command, limits, host),
+          signalExitCodes: true,
+          setupMs: BWRAP_SETUP_MS,
+          endsWithSpawned: true,
         },
       };
     }
@@ -44,7 +54,16 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
           error: `Cannot start the sandbox as sandbox-exec does not work (${failure}); ${OFF}`,
         };
       }
-      return { ok: true, sandbox: { name: "sandbox-exec", wrap: sandboxExecArgv } };
+      return {
+        ok: true,
+        sandbox: {
+          name: "sandbox-exec",
+          wrap: sandboxExecArgv,
+          signalExitCodes: false,
+          setupMs: 0,
+          endsWithSpawned: false,
+        },
+      };
     }
     default:
       return {

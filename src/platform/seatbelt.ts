@@ -1,3 +1,4 @@
+import { PIN_FUNCTION } from "./cwd_pin.ts";
 import type { Argv, Confinement } from "./sandbox_types.ts";
 
 /** macOS's Seatbelt front end. */
@@ -39,11 +40,12 @@ export function seatbeltProfile(confinement: Confinement): string {
 }
 
 /**
- * Makes a fresh temporary directory outside the sandbox (the private /tmp of the execution
- * and its TMPDIR, resolved because Seatbelt matches real paths), then execs sandbox-exec, so
- * the pid and the process group stay the command's.
+ * Pins the checked cwd (`$1`), makes a fresh temporary directory outside the sandbox (the
+ * private /tmp of the execution and its TMPDIR, resolved because Seatbelt matches real paths),
+ * then execs sandbox-exec, so the pid and the process group stay the command's.
  */
-const PREPARE = 'd=$(cd "$(/usr/bin/mktemp -d -t yieldshell)" && pwd -P) || exit 125; ' +
+const PREPARE = `${PIN_FUNCTION}; pin "$1"; shift; ` +
+  'd=$(cd "$(/usr/bin/mktemp -d -t yieldshell)" && pwd -P) || exit 125; ' +
   'TMPDIR=$d/; export TMPDIR; exec "$0" -D TMP="$d" "$@"';
 
 /** The argv that runs `command` under `sandbox-exec` with `seatbeltProfile(confinement)`. */
@@ -55,6 +57,7 @@ export function sandboxExecArgv(command: Argv, confinement: Confinement): Argv {
       "-c",
       PREPARE,
       SANDBOX_EXEC,
+      confinement.cwd,
       ...roots,
       "-p",
       seatbeltProfile(confinement),

@@ -67,6 +67,10 @@ export class WindowsControl implements ProcessControl {
   }
 
   spawn(request: SpawnRequest): ProcessTree {
+    if ((request.confinement ?? null) !== null) {
+      // Startup refuses sandbox modes here; should a confined request arrive anyway, fail closed.
+      throw new Error("Cannot start a sandboxed command as Windows has no OS sandbox");
+    }
     const { program, args, rawArguments } = windowsShellArgv(request.shell, request.command);
     let child: Deno.ChildProcess;
     try {

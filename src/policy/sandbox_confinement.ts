@@ -1,19 +1,7 @@
+import type { Confinement } from "../contract/confinement.ts";
 import type { SandboxProfile } from "./sandbox_profile.ts";
 
-/**
- * What the OS sandbox of one execution must open, in paths: the platform's builders
- * (bubblewrap, sandbox-exec) turn it into their own terms. Every path is absolute and resolved.
- */
-export interface Confinement {
-  /** The execution's working directory. */
-  cwd: string;
-  /** Whether the execution shares the host network. */
-  network: boolean;
-  /** Directories the execution may write (besides its private /tmp). */
-  writable: string[];
-  /** Directories that stay visible read-only even where the sandbox hides their parent (/tmp). */
-  visible: string[];
-}
+export type { Confinement };
 
 /** Where an execution runs: its resolved cwd and the resolved allowed roots (may be empty). */
 export interface Workspace {
@@ -44,7 +32,8 @@ export function confine(
   if (profile.filesystem === "read-only") {
     return { allow: true, confinement: { cwd, network: profile.network, writable: [], visible } };
   }
-  const writable = roots.length > 0 ? roots : [cwd];
+  // A root inside another is already writable; binding it again would only add a path to race.
+  const writable = roots.length > 0 ? outermost(roots) : [cwd];
   if (writable.some((path) => path === "/")) {
     return {
       allow: false,
@@ -53,6 +42,14 @@ export function confine(
     };
   }
   return { allow: true, confinement: { cwd, network: profile.network, writable, visible } };
+}
+
+function outermost(roots: readonly string[]): string[] {
+  return roots.filter((root) => !roots.some((other) => other !== root && isWithin(root, other)));
+}
+
+function isWithin(path: string, dir: string): boolean {
+  return dir === "/" || path.startsWith(`${dir.replace(/\/+$/, "")}/`);
 }
 
 function unique(paths: readonly string[]): string[] {

@@ -1,12 +1,5 @@
+import type { SandboxOutcome } from "../contract/admission.ts";
 import { profileLabel, type SandboxMode, type SandboxProfile } from "./sandbox_profile.ts";
-
-/** How a sandboxed execution ended, as far as hints need it. */
-export interface SandboxOutcome {
-  /** Exit code; null while running. Only failures (non-zero) get hints. */
-  exitCode: number | null;
-  /** The execution's stderr text (its newest part is enough). */
-  stderr: string;
-}
 
 /** Only the newest bytes are scanned: errors come last, and the scan stays cheap. */
 const SCAN_CHARS = 64 * 1024;

@@ -11,6 +11,7 @@ Deno.test("with nothing set, the config is the defaults", () => {
     maxOutputBytes: 20_000,
     maxBufferBytes: 262_144,
     maxProcesses: 50,
+    maxProcessesPerSession: null,
     defaultYieldMs: 30_000,
     maxYieldMs: 300_000,
     defaultTimeoutMs: 3_600_000,

@@ -52,16 +52,6 @@ Deno.test("sandbox: off by default, declared or strict from flag, variable or fi
   });
 });
 
-Deno.test("until the spawn path runs executions in the sandbox, asking for one fails closed", () => {
-  for (const mode of ["declared", "strict"]) {
-    assert.equal(
-      errorOf({ argv: ["--sandbox", mode] }),
-      `Cannot start with sandbox: ${mode} as this build does not run executions in the OS ` +
-        "sandbox yet; set sandbox to off (--sandbox off, YIELDSHELL_SANDBOX=off)",
-    );
-  }
-});
-
 Deno.test("allow_unconfined: only categories the sandbox cannot confine", async (t) => {
   await t.step("default none", () => {
     assert.deepEqual(configOf().allowUnconfined, []);

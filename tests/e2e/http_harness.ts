@@ -1,5 +1,8 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { fileURLToPath } from "node:url";
-import { serverCommand } from "./harness.ts";
+import { serverCommand, type ToolReply } from "./harness.ts";
 
 // fileURLToPath, not URL.pathname: on Windows that would be "/C:/...", neither a cwd nor a path.
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -74,4 +77,32 @@ export async function startHttpServer(
     await stop("SIGKILL");
     throw error;
   }
+}
+
+/** An SDK client connected to an HTTP server, one session. */
+export interface HttpSession extends AsyncDisposable {
+  client: Client;
+  /** Calls a tool and returns its structured payload and error flag. */
+  call(name: string, args?: Record<string, unknown>): Promise<Omit<ToolReply, "text">>;
+}
+
+/** Connects a real SDK client over streamable HTTP: a session of its own. */
+export async function connectHttp(url: string): Promise<HttpSession> {
+  const client = new Client({ name: "yieldshell-http-e2e", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    async call(name, args = {}) {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 120_000,
+      }) as CallToolResult;
+      return {
+        payload: (result.structuredContent ?? {}) as ToolReply["payload"],
+        isError: result.isError === true,
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await client.close().catch(() => {});
+    },
+  };
 }

@@ -2,7 +2,7 @@
  * Run by server_permissions_test.ts under the shipped `-P=server` set, never imported. It
  * reports, as one JSON line, whether each path named on the command line can be read, and
  * then what the environment looks like after the startup snapshot and `revokeSync({ name: "env" })`,
- * the change the report proposes for main.ts.
+ * as main.ts does it (server_probe.ts checks the running server itself).
  */
 const reads: Record<string, string> = {};
 for (const path of Deno.args) {

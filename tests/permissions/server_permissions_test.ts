@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
-import { marker } from "../e2e/harness.ts";
+import { eventually, marker, serverCommand } from "../e2e/harness.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ON_POSIX } from "../os.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -57,5 +59,52 @@ Deno.test({
     assert.equal(report.envAfter, "denied");
     assert.equal(report.childExplicit, mark);
     assert.equal(report.childInherited, mark);
+  },
+});
+
+Deno.test({
+  name:
+    "the running server cannot read its environment, a denied path or write; children get theirs",
+  ignore: !ON_POSIX,
+  fn: async () => {
+    const mark = marker();
+    // The README's command, with the probe preloaded into the same isolate as main.ts.
+    const { command, args } = serverCommand([], [
+      `--preload=${root}tests/permissions/server_probe.ts`,
+    ]);
+    const transport = new StdioClientTransport({
+      command,
+      args,
+      cwd: root,
+      env: { ...Deno.env.toObject(), PROBE_MARK: mark },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+      stderr += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    });
+    const client = new Client({ name: "permission-probe", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      // The server is up and serving: its children still get the environment it started with.
+      const result = await client.callTool({
+        name: "execute",
+        arguments: { command: 'printf %s "$PROBE_MARK"', side_effects: ["NONE"] },
+      });
+      assert.equal((result.structuredContent as { stdout: string }).stdout, mark);
+      Deno.kill(transport.pid!, "SIGUSR2");
+      await eventually(() => stderr.includes("permission-probe "), 10_000, "the probe's report");
+      const line = stderr.split("\n").find((text) => text.startsWith("permission-probe "))!;
+      assert.deepEqual(JSON.parse(line.slice("permission-probe ".length)), {
+        envGet: "denied",
+        envObject: "denied",
+        processEnv: "denied",
+        envState: "denied",
+        deniedRead: "denied",
+        write: "denied",
+      });
+    } finally {
+      await client.close();
+    }
   },
 });

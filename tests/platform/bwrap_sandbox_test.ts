@@ -247,18 +247,30 @@ bwrapTest("an execution cannot see, read or signal the server, a sibling or the 
 
 bwrapTest("kill $PPID reaches nothing outside, whatever the profile", async (t) => {
   const dir = await workspace();
+  const host = hostSleeper();
   try {
     for (const sideEffects of [["NONE"], ["MAKES_NETWORK_REQUESTS", "DELETES_FILES"]] as const) {
       await t.step(sideEffects.join(","), async () => {
-        const ran = await runSandboxed(
-          // Never `kill 1` here: should the PID namespace ever be missing, that is the host's init.
-          "kill -TERM $PPID; kill -KILL $PPID; echo survived",
-          confinementFor([...sideEffects], { cwd: dir }),
+        // Never `kill 1` here: should the PID namespace ever be missing, that is the host's init.
+        // The parent is the sandbox's init: a signal it traps goes on only to daemons that left
+        // the command's group (none here), so the command runs on.
+        const confinement = confinementFor([...sideEffects], { cwd: dir });
+        const termed = await runSandboxed(
+          "kill -TERM $PPID; kill -HUP $PPID; echo survived",
+          confinement,
         );
-        assert.deepEqual([ran.code, ran.stdout], [0, "survived\n"], ran.stderr);
+        assert.deepEqual([termed.code, termed.stdout], [0, "survived\n"], termed.stderr);
+        // SIGKILL ends the init, and with it this sandbox: nothing outside.
+        const killed = await runSandboxed(
+          "kill -KILL $PPID; sleep 30; echo not-killed",
+          confinement,
+        );
+        assert.deepEqual([killed.code, killed.stdout], [128 + 9, ""], killed.stderr);
+        assert.ok(isAlive(host.pid), "the host process survived");
       });
     }
   } finally {
+    await stop(host);
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -350,21 +362,19 @@ bwrapTest(
   },
 );
 
-bwrapTest("nothing outlives the command's shell: background processes end with it", async () => {
+bwrapTest("background processes keep the sandbox until they end, daemons included", async () => {
   const dir = await workspace();
   const tag = marker();
-  const command = `setsid nohup /bin/sh -c 'while :; do sleep 1; done' ${tag} >/dev/null 2>&1 & ` +
-    `until [ -n "$(ps -e -o args= | grep '[w]hile :')" ]; do sleep 0.01; done; echo started`;
+  // The shell exits at once; a job and a daemon that left the session live on for a while.
+  const command = `sleep 0.5 & setsid /bin/sh -c 'sleep 1; echo daemon-done >&2' ${tag} & ` +
+    "echo shell-done";
   try {
     const ran = await runSandboxed(command, confinementFor(["NONE"], { cwd: dir }));
-    assert.deepEqual([ran.code, ran.stdout], [0, "started\n"], ran.stderr);
-    await eventually(() => daemonPids(tag).length === 0, 10_000, "the background daemon to die");
+    // The daemon's line proves the sandbox waited: had it ended with the shell, its PID
+    // namespace would have killed the daemon before it wrote.
+    assert.deepEqual([ran.code, ran.stdout, ran.stderr], [0, "shell-done\n", "daemon-done\n"]);
+    assert.deepEqual(hostPidsWithArg(tag), []);
   } finally {
-    for (const pid of hostPidsWithArg(tag)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* gone */ }
-    }
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -376,6 +386,7 @@ bwrapTest("the sandbox dies with its parent (a server killed with SIGKILL)", asy
   const inner = sandboxedArgv(DAEMON(tag), confinementFor(["NONE"], { cwd: dir }));
   const parent = new Deno.Command("/bin/sh", {
     args: ["-c", '"$@" & wait', "sh", ...inner],
+    cwd: dir,
     env: { PATH: "/usr/bin:/bin", DAEMON_MARK: tag },
     clearEnv: true,
     stdin: "null",

@@ -67,6 +67,8 @@ export function spawnSandboxed(
   const [setsid, ...args] = sandboxedArgv(command, confinement);
   return new Deno.Command(setsid, {
     args,
+    // As the server spawns it: in the checked cwd, which the launcher pins.
+    cwd: confinement.cwd,
     env: { PATH: "/usr/local/bin:/usr/bin:/bin", ...env },
     clearEnv: true,
     stdin: "null",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { PIN_FUNCTION } from "../../src/platform/cwd_pin.ts";
 import { SANDBOX_EXEC, sandboxExecArgv, seatbeltProfile } from "../../src/platform/seatbelt.ts";
 import type { Confinement } from "../../src/platform/sandbox_types.ts";
 
@@ -49,9 +50,11 @@ Deno.test("sandbox-exec argv: a fresh TMPDIR made outside, paths as -D parameter
   assert.equal(program, "/bin/sh");
   assert.equal(args[0], "-c");
   assert.match(args[1], /mktemp -d/);
+  assert.ok(args[1].startsWith(`${PIN_FUNCTION}; pin "$1"; shift; `), "the cwd is pinned first");
   assert.match(args[1], /export TMPDIR; exec "\$0" -D TMP="\$d" "\$@"$/);
   assert.deepEqual(args.slice(2), [
     SANDBOX_EXEC,
+    "/Users/me/w",
     "-D",
     "W0=/Users/me/w",
     "-p",

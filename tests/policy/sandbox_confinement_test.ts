@@ -53,3 +53,9 @@ Deno.test("relative paths are refused", () => {
     reason: "Cannot sandbox a relative path: w; resolve it first",
   });
 });
+
+Deno.test("a root inside another is not bound again: the outer one already writes it", () => {
+  const decision = confine(WORKSPACE, { cwd: "/w/a", allowedRoots: ["/w/a", "/w", "/x/y", "/x"] });
+  assert.ok(decision.allow);
+  assert.deepEqual(decision.confinement.writable, ["/w", "/x"]);
+});

@@ -14,6 +14,7 @@ import {
   status,
   tailFields,
   truncation,
+  withSandboxFields,
 } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { MatchSchema, UntilResultSchema, UntilSchema } from "../until_schema.ts";
@@ -101,7 +102,7 @@ export function registerExecuteTool(server: McpServer, options: ToolOptions): Li
     title: "Execute a shell command",
     description: describeExecute(settings),
     inputSchema,
-    outputSchema: executeOutputSchema(settings),
+    outputSchema: withSandboxFields(executeOutputSchema(settings), settings.sandbox),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
   server.registerTool(

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PsArgs } from "../../contract/arguments.ts";
 import { callContext, type ToolExtra } from "../context.ts";
 import { toolResult } from "../result.ts";
-import { argumentsSchema, exitFields, integer, status } from "../schemas.ts";
+import { argumentsSchema, exitFields, integer, status, withSandboxFields } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions } from "../tool_settings.ts";
 
@@ -15,27 +15,25 @@ export function psInputSchema() {
   });
 }
 
-const PsOutputSchema = z.object({
-  executions: z.array(z.object({
-    execution_id: z.string(),
-    process_id: z.number().int().nullable(),
-    name: z.string().nullable(),
-    command: z.string(),
-    cwd: z.string(),
-    status,
-    ...exitFields,
-    started_at: z.number(),
-    ended_at: z.number().nullable(),
-    duration_ms: z.number(),
-    stdout_bytes: z.number().int(),
-    stderr_bytes: z.number().int(),
-    last_output_at: z.number().nullable(),
-    idle_ms: z.number().nullable().describe(
-      "Time since the last output; large and growing while running may mean stuck",
-    ),
-    latest_seq: z.number().int(),
-    stdin_error: z.string().nullable(),
-  })),
+const PsEntrySchema = z.object({
+  execution_id: z.string(),
+  process_id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  command: z.string(),
+  cwd: z.string(),
+  status,
+  ...exitFields,
+  started_at: z.number(),
+  ended_at: z.number().nullable(),
+  duration_ms: z.number(),
+  stdout_bytes: z.number().int(),
+  stderr_bytes: z.number().int(),
+  last_output_at: z.number().nullable(),
+  idle_ms: z.number().nullable().describe(
+    "Time since the last output; large and growing while running may mean stuck",
+  ),
+  latest_seq: z.number().int(),
+  stdin_error: z.string().nullable(),
 });
 
 /** Registers `ps`. */
@@ -48,7 +46,9 @@ export function registerPsTool(server: McpServer, options: ToolOptions): ListedT
     description:
       "List this session's executions, newest first, with status, exit code, output byte counts and activity (idle_ms, latest_seq). Finished records are kept for a while, then reaped.",
     inputSchema,
-    outputSchema: PsOutputSchema,
+    outputSchema: z.object({
+      executions: z.array(withSandboxFields(PsEntrySchema, options.settings.sandbox)),
+    }),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,

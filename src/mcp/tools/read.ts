@@ -12,6 +12,7 @@ import {
   sinceSeq,
   status,
   tailLines,
+  withSandboxFields,
 } from "../schemas.ts";
 import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
@@ -56,7 +57,7 @@ export function registerReadTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Read an execution's output by its opaque execution_id (passed through unchanged). Without since_seq and tail_lines, on both streams, it resumes from the server cursor and advances it, so polling returns each byte once; other reads are peeks. capped: more is buffered (follow hint); evicted: older output is gone.",
     inputSchema,
-    outputSchema: readOutputSchema(options.settings),
+    outputSchema: withSandboxFields(readOutputSchema(options.settings), options.settings.sandbox),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,

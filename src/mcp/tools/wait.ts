@@ -16,6 +16,7 @@ import {
   tailFields,
   tailLines,
   truncation,
+  withSandboxFields,
 } from "../schemas.ts";
 import { terminalFields, view } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
@@ -71,7 +72,7 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
     description:
       "Block until an execution (by its opaque execution_id, passed through unchanged) and its whole process group have exited, or timeout_ms passes, or an until condition holds (output matching a regex, quiet output, a loopback port open, new bytes); then return new output like read. Never stops it: wait_result tells which happened.",
     inputSchema,
-    outputSchema: waitOutputSchema(options.settings),
+    outputSchema: withSandboxFields(waitOutputSchema(options.settings), options.settings.sandbox),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
