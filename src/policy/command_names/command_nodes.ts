@@ -34,6 +34,7 @@ export function splitWord(node: SyntaxNode): boolean {
 
 /** Whether an unescaped line break stands between two children of a node. */
 function carriedOverLineBreak(node: SyntaxNode, script: Script): boolean {
+  if (!node.text.includes("\n")) return false;
   let end = -1;
   for (const child of node.children) {
     if (child === null) continue;
