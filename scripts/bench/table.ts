@@ -19,6 +19,8 @@ export interface SectionResult {
   notes: string[];
   /** Why the section did not run, when it did not. */
   skipped?: string;
+  /** A table of its own (Markdown), written under the results. */
+  markdown?: string;
 }
 
 /** `ours / baseline`, or null when there is no usable baseline. */
