@@ -8,6 +8,7 @@ import { benchUntilLatency } from "./bench/until_latency.ts";
 import { parseArgs } from "node:util";
 import { benchColdStart } from "./bench/cold_start.ts";
 import { benchExitNotice } from "./bench/exit_notice.ts";
+import { benchFootprint } from "./bench/footprint.ts";
 import { benchHttpSection } from "./bench/http.ts";
 import { benchLiveMemory } from "./bench/live_memory.ts";
 import { benchPeersSection } from "./bench/peers.ts";
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, () => Promise<SectionResult>> = {
   flood: benchFlood,
   "exit-notice": benchExitNotice,
   "live-memory": benchLiveMemory,
+  footprint: benchFootprint,
   "read-cost": benchReadCost,
   "pty-round-trip": benchPtyRoundTrip,
   policy: benchPolicySection,

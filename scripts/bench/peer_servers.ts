@@ -38,13 +38,16 @@ function expect(reply: Reply, wanted: string, what: string): string {
   return reply.text;
 }
 
-/** yieldshell as the README starts it. */
-export function yieldshellServer(env: Record<string, string>): PeerServer {
+/** yieldshell as the README starts it (with `denoFlags` added, if any). */
+export function yieldshellServer(
+  env: Record<string, string>,
+  denoFlags: string[] = [],
+): PeerServer {
   return {
     name: "yieldshell",
     launch: (marker) => ({
       command: Deno.execPath(),
-      args: ["run", "-q", "-P=server", `${root}main.ts`],
+      args: ["run", "-q", "-P=server", ...denoFlags, `${root}main.ts`],
       cwd: root,
       env: { ...env, YS_PEER_MARK: marker },
     }),
