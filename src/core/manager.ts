@@ -12,7 +12,7 @@ import type { ManagerOptions } from "./manager_options.ts";
 import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psResult, readResult, waitResult } from "./responses.ts";
-import { cleanupRecords } from "./retention.ts";
+import { cleanupRecords, cleanupThresholds } from "./retention.ts";
 import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
 import { blockUntil, checkUntil } from "./until.ts";
@@ -27,9 +27,6 @@ import {
 import { showTerminalPage, withTerminalFields } from "./terminal_result.ts";
 import { checkPipeWrite, writeTerminal } from "./terminal_write.ts";
 import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "./timing.ts";
-
-/** Default age thresholds of `cleanup`: one hour. */
-const CLEANUP_DEFAULT_MS = 3_600_000;
 
 /** The registry of executions and every tool operation of the contract. */
 export class ExecutionManager {
@@ -185,15 +182,10 @@ export class ExecutionManager {
   }
 
   cleanup(args: Args.CleanupArgs, context: CallContext): Outcome<Results.CleanupResult> {
-    const completedMs = args.completed_older_than_ms ?? CLEANUP_DEFAULT_MS;
-    const stoppedMs = args.stopped_older_than_ms ?? CLEANUP_DEFAULT_MS;
-    if (completedMs < 0 || stoppedMs < 0) {
-      return failed({ removed: 0, error: text.CLEANUP_NEGATIVE });
-    }
-    const removed = cleanupRecords(this.#executions.values(), context.owner, {
-      completedMs,
-      stoppedMs,
-    }, this.#nowS());
+    const thresholds = cleanupThresholds(args);
+    if (thresholds === null) return failed({ removed: 0, error: text.CLEANUP_NEGATIVE });
+    const records = this.#executions.values();
+    const removed = cleanupRecords(records, context.owner, thresholds, this.#nowS());
     for (const execution of removed) this.#executions.remove(execution);
     return succeeded({ removed: removed.length });
   }

@@ -45,6 +45,18 @@ export interface CleanupThresholds {
   stoppedMs: number;
 }
 
+/** Default age thresholds of `cleanup`: one hour. */
+const CLEANUP_DEFAULT_MS = 3_600_000;
+
+/** `cleanup`'s thresholds, defaults filled in; null when one is negative. */
+export function cleanupThresholds(
+  args: { completed_older_than_ms?: number | null; stopped_older_than_ms?: number | null },
+): CleanupThresholds | null {
+  const completedMs = args.completed_older_than_ms ?? CLEANUP_DEFAULT_MS;
+  const stoppedMs = args.stopped_older_than_ms ?? CLEANUP_DEFAULT_MS;
+  return completedMs < 0 || stoppedMs < 0 ? null : { completedMs, stoppedMs };
+}
+
 /** The terminal records of `owner` that `cleanup` removes. */
 export function cleanupRecords(
   records: Iterable<Execution>,
