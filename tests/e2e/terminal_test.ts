@@ -277,7 +277,11 @@ linux.test("stdin stays open with tty unless close_stdin, which types C-d", asyn
   await s.call("write", { execution_id: id, close_stdin: true });
   const ended = await s.call("wait", { execution_id: id });
   assert.equal(ended.payload.wait_result, "exited", ended.text);
-  assert.equal(ended.payload.stdout, "hello\nhello\nmore\nmore\n");
+  // Cursorless pages return each byte once: execute's page may already hold the first echo.
+  assert.equal(
+    `${open.payload.stdout ?? ""}${ended.payload.stdout}`,
+    "hello\nhello\nmore\nmore\n",
+  );
   const closed = await s.call("execute", {
     command: "cat",
     side_effects: NONE,
