@@ -57,8 +57,13 @@ export class ToolRegistry {
     return tool;
   }
 
+  /** The tools served, in the order they were added. */
+  get listed(): ListedTool[] {
+    return [...this.#tools.values()].map(({ tool }) => tool);
+  }
+
   #entries(): ToolEntry[] {
-    return this.#list ??= toolList([...this.#tools.values()].map(({ tool }) => tool));
+    return this.#list ??= toolList(this.listed);
   }
 
   async #call(params: Params, extra: RequestExtra): Promise<CallToolResult> {
