@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { EmptyResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { EmptyResultSchema, type McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, RpcError } from "../../src/protocol/json_rpc.ts";
 import { ProtocolServer, SUPPORTED_PROTOCOL_VERSIONS } from "../../src/protocol/protocol_server.ts";
 
