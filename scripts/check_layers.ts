@@ -47,12 +47,13 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   },
   terminal: { layers: ["terminal", "contract"], packages: ["@xterm/headless"] },
   config: { layers: ["config", "policy", "contract"], packages: ["zod", "yaml", "node:util"] },
+  protocol: { layers: ["protocol"], packages: [] },
   mcp: {
-    layers: ["mcp", "core", "policy", "contract"],
-    packages: ["@modelcontextprotocol/sdk", "zod"],
+    layers: ["mcp", "protocol", "core", "policy", "contract"],
+    packages: ["zod"],
   },
   transports: {
-    layers: ["transports", "policy", "contract", "logger.ts"],
+    layers: ["transports", "protocol", "policy", "contract", "logger.ts"],
     packages: ["@modelcontextprotocol/sdk", "node:"],
   },
   "app.ts": { layers: ["*"], packages: [] },
@@ -68,7 +69,7 @@ const CONFINED: { pattern: RegExp; what: string; allowed: string[] }[] = [
 ];
 
 /** Layers that must not touch Deno APIs at all (the OS lives in platform/). */
-const NO_DENO = ["contract", "core", "mcp", "terminal"];
+const NO_DENO = ["contract", "core", "mcp", "protocol", "terminal"];
 
 function walk(dir: string): string[] {
   const files: string[] = [];

@@ -102,7 +102,7 @@ async function startTransport(
   app: { logger: Logger; shutdown(reason: string): Promise<void> },
 ): Promise<(() => Promise<void>) | null> {
   if (config.transport === "stdio") {
-    serveStdio(createSession("stdio").server).then(
+    serveStdio(createSession("stdio").server, app.logger).then(
       () => app.shutdown("stdin closed"),
       (error) => app.shutdown(`stdio failed: ${errorText(error)}`),
     );

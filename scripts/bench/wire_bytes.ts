@@ -6,6 +6,8 @@ import { startServer } from "../../tests/e2e/harness.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { ExecutionManager } from "../../src/core/manager.ts";
 import type { ToolOptions } from "../../src/mcp/tool_settings.ts";
+import type { ListedTool } from "../../src/mcp/tool_list.ts";
+import type { ToolRegistry } from "../../src/mcp/tool_registry.ts";
 import { registerCleanupTool } from "../../src/mcp/tools/cleanup.ts";
 import { registerExecuteTool } from "../../src/mcp/tools/execute.ts";
 import { registerPsTool } from "../../src/mcp/tools/ps.ts";
@@ -32,7 +34,6 @@ async function sdkListBytes(): Promise<number> {
   const options: ToolOptions = {
     // Never called: listing tools does not touch the manager.
     manager: {} as ExecutionManager,
-    owner: "bench",
     settings: {
       ...defaultConfig(root),
       defaultShell: currentPlatform().facts.defaultShell(Deno.env.toObject()),
@@ -48,7 +49,7 @@ async function sdkListBytes(): Promise<number> {
       registerPsTool,
       registerCleanupTool,
     ]
-  ) register(server, options);
+  ) register(sdkRegistry(server), options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "yieldshell-bench", version: "1.0.0" });
   await server.connect(serverSide);
@@ -59,6 +60,17 @@ async function sdkListBytes(): Promise<number> {
     await client.close();
     await server.close();
   }
+}
+
+/** Our tool registrations, made on the SDK's McpServer with its own conversion. */
+function sdkRegistry(server: McpServer): ToolRegistry {
+  const shim = {
+    add(tool: ListedTool) {
+      server.registerTool(tool.name, tool, () => ({ content: [] }));
+      return tool;
+    },
+  };
+  return shim as unknown as ToolRegistry;
 }
 
 /** Bytes an agent's client receives: the tools/list result and the result of `echo hi`. */

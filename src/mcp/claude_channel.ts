@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
 import type { ExecutionEvent } from "../core/execution_events.ts";
 import { exitFollowUp, exitSummary } from "./exit_notice.ts";
 
@@ -15,22 +14,24 @@ export type ChannelMode = "opt-in" | "always" | "off";
  * are identifiers). The server declares `experimental["claude/channel"]` so Claude Code listens.
  */
 export class ClaudeChannel {
-  #server: McpServer;
+  #server: ProtocolServer;
   #mode: ChannelMode;
 
   /** Call before the server connects (it declares the capability). */
-  constructor(server: McpServer, mode: ChannelMode) {
+  constructor(server: ProtocolServer, mode: ChannelMode) {
     this.#server = server;
     this.#mode = mode;
     if (mode !== "off") {
-      server.server.registerCapabilities({ experimental: { [CHANNEL_CAPABILITY]: {} } });
+      server.registerCapabilities({ experimental: { [CHANNEL_CAPABILITY]: {} } });
     }
   }
 
   /** Whether this session's client gets channel events. */
   get enabled(): boolean {
     if (this.#mode !== "opt-in") return this.#mode === "always";
-    const experimental = this.#server.server.getClientCapabilities()?.experimental;
+    const experimental = this.#server.getClientCapabilities()?.experimental as
+      | Record<string, unknown>
+      | undefined;
     return experimental?.[CHANNEL_CAPABILITY] !== undefined;
   }
 
@@ -39,11 +40,9 @@ export class ClaudeChannel {
     const meta: Record<string, string> = { execution_id: event.id, status: event.status };
     if (event.exitCode !== null) meta.exit_code = String(event.exitCode);
     if (event.signal !== null) meta.signal = event.signal;
-    // A custom method: the SDK's notification type only names the specification's.
-    const notification = {
+    this.#server.notification({
       method: "notifications/claude/channel",
       params: { content: `${exitSummary(event)}; ${exitFollowUp(event.id)}.`, meta },
-    } as unknown as ServerNotification;
-    this.#server.server.notification(notification).catch(() => {});
+    }).catch(() => {});
   }
 }

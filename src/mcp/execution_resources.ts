@@ -1,11 +1,5 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  McpError,
-  type SubscribeRequest,
-  SubscribeRequestSchema,
-  type UnsubscribeRequest,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type Params, RpcError } from "../protocol/json_rpc.ts";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
 import type { TimerClock } from "../core/clock.ts";
 import type { ExecutionEvent, ExecutionFeed } from "../core/execution_events.ts";
 import { UpdateThrottle } from "./update_throttle.ts";
@@ -34,14 +28,14 @@ export interface ExecutionResourcesOptions {
  * with `notifications/resources/updated` at exit and, throttled, on new output.
  */
 export class ExecutionResources {
-  #server: McpServer;
+  #server: ProtocolServer;
   #registry: ExecutionFeed;
   #owner: string;
   #subscribed = new Set<string>();
   #throttle: UpdateThrottle;
 
   /** Call before the server connects (it registers handlers and capabilities). */
-  constructor(server: McpServer, registry: ExecutionFeed, options: ExecutionResourcesOptions) {
+  constructor(server: ProtocolServer, registry: ExecutionFeed, options: ExecutionResourcesOptions) {
     this.#server = server;
     this.#registry = registry;
     this.#owner = options.owner;
@@ -80,38 +74,42 @@ export class ExecutionResources {
 
   #register(): void {
     const server = this.#server;
-    server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-    const template = new ResourceTemplate(EXECUTION_URI_TEMPLATE, {
-      list: () => ({
-        resources: this.#registry.list(this.#owner).map((execution) => ({
-          uri: executionUri(execution.id),
-          name: `execution ${execution.id}`,
-          title: execution.label.length > 80 ? `${execution.label.slice(0, 79)}…` : execution.label,
-          description: `status: ${execution.status}`,
-          mimeType: "application/json",
-        })),
-      }),
-    });
-    server.registerResource("executions", template, {
-      title: "Executions of this session",
-      description:
-        "Status and newest output of one execution; subscribe to hear when it gets output or ends",
-      mimeType: "application/json",
-    }, (uri: URL) => ({
-      contents: [{
-        uri: uri.href,
+    server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+    server.setRequestHandler("resources/list", () => ({
+      resources: this.#registry.list(this.#owner).map((execution) => ({
+        uri: executionUri(execution.id),
+        name: `execution ${execution.id}`,
+        title: execution.label.length > 80 ? `${execution.label.slice(0, 79)}…` : execution.label,
+        description: `status: ${execution.status}`,
         mimeType: "application/json",
-        text: JSON.stringify(this.#view(uri.href)),
+      })),
+    }));
+    server.setRequestHandler("resources/templates/list", () => ({
+      resourceTemplates: [{
+        name: "executions",
+        uriTemplate: EXECUTION_URI_TEMPLATE,
+        title: "Executions of this session",
+        description:
+          "Status and newest output of one execution; subscribe to hear when it gets output or ends",
+        mimeType: "application/json",
       }],
     }));
-    server.server.setRequestHandler(SubscribeRequestSchema, (request: SubscribeRequest) => {
-      this.#view(request.params.uri);
-      this.#subscribed.add(request.params.uri);
+    server.setRequestHandler("resources/read", (params) => {
+      const uri = uriOf(params, "resources/read");
+      return {
+        contents: [{ uri, mimeType: "application/json", text: JSON.stringify(this.#view(uri)) }],
+      };
+    });
+    server.setRequestHandler("resources/subscribe", (params) => {
+      const uri = uriOf(params, "resources/subscribe");
+      this.#view(uri);
+      this.#subscribed.add(uri);
       return {};
     });
-    server.server.setRequestHandler(UnsubscribeRequestSchema, (request: UnsubscribeRequest) => {
-      this.#subscribed.delete(request.params.uri);
-      this.#throttle.forget(request.params.uri);
+    server.setRequestHandler("resources/unsubscribe", (params) => {
+      const uri = uriOf(params, "resources/unsubscribe");
+      this.#subscribed.delete(uri);
+      this.#throttle.forget(uri);
       return {};
     });
   }
@@ -121,7 +119,7 @@ export class ExecutionResources {
     const id = URI_PATTERN.exec(uri)?.[1];
     const view = id === undefined ? null : this.#registry.view(this.#owner, decodeURIComponent(id));
     if (view === null) {
-      throw new McpError(
+      throw new RpcError(
         RESOURCE_NOT_FOUND,
         `Unknown resource ${uri}: no execution of this session has that id; list them with resources/list`,
         { uri },
@@ -131,12 +129,17 @@ export class ExecutionResources {
   }
 
   #sendUpdated(uri: string): void {
-    if (!this.#server.isConnected()) return;
-    this.#server.server.sendResourceUpdated({ uri }).catch(() => {});
+    this.#server.notification({ method: "notifications/resources/updated", params: { uri } })
+      .catch(() => {});
   }
 
   #sendListChanged(): void {
-    // The SDK sends list_changed only while connected.
-    this.#server.sendResourceListChanged();
+    this.#server.notification({ method: "notifications/resources/list_changed" }).catch(() => {});
   }
+}
+
+/** The `uri` a resources request names. */
+function uriOf(params: Params, method: string): string {
+  if (typeof params.uri === "string") return params.uri;
+  throw new RpcError(ErrorCode.InvalidParams, `${method} needs params.uri, a resource's URI`);
 }

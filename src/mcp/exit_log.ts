@@ -1,14 +1,10 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  type LoggingLevel,
-  type SetLevelRequest,
-  SetLevelRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
+import { ErrorCode, RpcError } from "../protocol/json_rpc.ts";
 import type { ExecutionEvent } from "../core/execution_events.ts";
 import { exitFollowUp, exitSummary } from "./exit_notice.ts";
 
 /** RFC 5424 order, as MCP's `logging/setLevel` uses it. */
-const SEVERITY: readonly LoggingLevel[] = [
+const SEVERITY = [
   "debug",
   "info",
   "notice",
@@ -17,7 +13,10 @@ const SEVERITY: readonly LoggingLevel[] = [
   "critical",
   "alert",
   "emergency",
-];
+] as const;
+
+/** A log level of MCP's `logging/setLevel`. */
+export type LoggingLevel = typeof SEVERITY[number];
 
 /** The `logger` of every log entry the server sends. */
 export const LOGGER_NAME = "yieldshell";
@@ -27,22 +26,28 @@ export const LOGGER_NAME = "yieldshell";
  * level the client sets with `logging/setLevel` (default: everything).
  */
 export class ExitLog {
-  #server: McpServer;
+  #server: ProtocolServer;
   #minimum: LoggingLevel = "debug";
 
   /** Call before the server connects (it declares the logging capability). */
-  constructor(server: McpServer) {
+  constructor(server: ProtocolServer) {
     this.#server = server;
-    server.server.registerCapabilities({ logging: {} });
-    server.server.setRequestHandler(SetLevelRequestSchema, (request: SetLevelRequest) => {
-      this.#minimum = request.params.level;
+    server.registerCapabilities({ logging: {} });
+    server.setRequestHandler("logging/setLevel", ({ level }) => {
+      if (!SEVERITY.includes(level as LoggingLevel)) {
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Unknown log level ${JSON.stringify(level)}: pass one of ${SEVERITY.join(", ")}`,
+        );
+      }
+      this.#minimum = level as LoggingLevel;
       return {};
     });
   }
 
   ended(event: Extract<ExecutionEvent, { type: "ended" }>): void {
     if (SEVERITY.indexOf("info") < SEVERITY.indexOf(this.#minimum)) return;
-    this.#server.server.notification({
+    this.#server.notification({
       method: "notifications/message",
       params: {
         level: "info",

@@ -1,5 +1,12 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Outcome } from "../contract/outcome.ts";
+
+/** A `tools/call` result. */
+export interface CallToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+}
 
 /**
  * Wraps a tool's outcome as structured content plus the same object as JSON text; an outcome

@@ -1,9 +1,9 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { systemClock, type TimerClock } from "../core/clock.ts";
 import type { ExecutionEvent, ExecutionFeed } from "../core/execution_events.ts";
 import { type ChannelMode, ClaudeChannel } from "./claude_channel.ts";
 import { ExecutionResources } from "./execution_resources.ts";
 import { ExitLog } from "./exit_log.ts";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
 
 /** Options for {@linkcode attachSessionPushes}. */
 export interface SessionPushOptions {
@@ -31,7 +31,7 @@ export const OUTPUT_UPDATE_INTERVAL_MS = 1_000;
  * subscribable resources. Call before `server.connect` (capabilities are declared here).
  */
 export function attachSessionPushes(
-  server: McpServer,
+  server: ProtocolServer,
   registry: ExecutionFeed,
   options: SessionPushOptions,
 ): SessionPushes {
@@ -63,8 +63,8 @@ export function attachSessionPushes(
     unsubscribe();
     resources.close();
   };
-  const previous = server.server.onclose;
-  server.server.onclose = () => {
+  const previous = server.onclose;
+  server.onclose = () => {
     close();
     previous?.();
   };

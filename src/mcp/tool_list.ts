@@ -1,8 +1,15 @@
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { compactJsonSchema } from "./json_schema.ts";
 
-/** A tool as registered with the SDK, named, with its zod schemas. */
+/** MCP's hints about what a tool does. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool as it is served, named, with its zod schemas. */
 export interface ListedTool {
   name: string;
   title: string;
@@ -12,14 +19,24 @@ export interface ListedTool {
   annotations: ToolAnnotations;
 }
 
+/** One `tools/list` entry. */
+export interface ToolEntry {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
 /** The `tools/list` entries of registered tools, with compact JSON Schemas. */
-export function toolList(tools: readonly ListedTool[]): Tool[] {
+export function toolList(tools: readonly ListedTool[]): ToolEntry[] {
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: compactJsonSchema(tool.inputSchema, "input") as Tool["inputSchema"],
-    outputSchema: compactJsonSchema(tool.outputSchema, "output") as Tool["outputSchema"],
+    inputSchema: compactJsonSchema(tool.inputSchema, "input"),
+    outputSchema: compactJsonSchema(tool.outputSchema, "output"),
     annotations: tool.annotations,
   }));
 }

@@ -22,10 +22,8 @@ export interface ToolSettings extends
   terminals?: boolean;
 }
 
-/** What a tool's registration needs: the core, the session, and the operator's settings. */
+/** What a tool's registration needs: the core and the operator's settings. */
 export interface ToolOptions {
   manager: ExecutionManager;
-  /** Session id; executions are visible only to the session that started them. */
-  owner: string;
   settings: ToolSettings;
 }

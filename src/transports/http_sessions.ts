@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
 import {
   isJSONRPCErrorResponse,
   isJSONRPCResultResponse,
@@ -13,7 +13,7 @@ import type { McpSession, SessionFactory } from "./session.ts";
 /** One MCP session: its own server object over its own transport. */
 export interface HttpSession {
   readonly id: string;
-  readonly server: McpServer;
+  readonly server: ProtocolServer;
   /** The application's side of the session: its live work. */
   readonly work: McpSession;
   readonly transport: WebStandardStreamableHTTPServerTransport;

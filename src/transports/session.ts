@@ -1,11 +1,11 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ProtocolServer } from "../protocol/protocol_server.ts";
 
 /**
  * One MCP session as the application hands it to a transport: its server, and what the
  * transport needs to manage it (the MCP reference servers' `{ server, cleanup }`).
  */
 export interface McpSession {
-  readonly server: McpServer;
+  readonly server: ProtocolServer;
   /** Whether the session still has work running (an idle session without any may end). */
   hasLiveWork(): boolean;
   /** Releases the session's work once it has ended (stops its executions). */

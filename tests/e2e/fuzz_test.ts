@@ -388,15 +388,13 @@ function elementCount(value: unknown): number {
 /**
  * What the tool receives when the server must accept `args` (its defaults filled in, integer
  * texts converted), else undefined: the tool's own input schema, applied to what arrives on the
- * wire. The SDK parses `arguments` as a record, and assigning a `__proto__` key there sets a
- * prototype instead of a member, so that key never reaches the tool (an SDK quirk; no value can
- * be smuggled through it, as the fuzz shows).
+ * wire. A `__proto__` key arrives as a member (JSON.parse makes one), so the strict schema
+ * refuses it like any unknown key.
  */
 function accepted(tool: string, args: Args): Args | undefined {
   const schema = INPUT_SCHEMAS[tool];
   if (schema === undefined) return undefined;
   const wire = JSON.parse(JSON.stringify(args));
-  delete wire.__proto__;
   if (elementCount(wire) > MAX_INPUT_ELEMENTS) return undefined;
   const parsed = schema.safeParse(wire);
   return parsed.success ? parsed.data as Args : undefined;
@@ -622,8 +620,8 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
       { seed: SEED, numRuns: CALLS, interruptAfterTimeLimit: TIME_LIMIT_MS },
     );
 
-    // Requests that are not even well-formed tool calls get a JSON-RPC error, not a crash. The
-    // SDK answers -32603 (internal error) with the zod issues where JSON-RPC would say -32602.
+    // Requests that are not even well-formed tool calls get JSON-RPC's invalid-params error,
+    // naming the member that is wrong, not a crash.
     const malformed: unknown[] = [
       { name: "read", arguments: [1, 2] },
       { name: "read", arguments: "execution_id" },
@@ -643,8 +641,8 @@ linux.test("fuzzed tool arguments get a schema error or a correct result; the se
         ),
         (error: unknown) =>
           error instanceof McpError &&
-          [-32602, -32603].includes((error as { code: number }).code) &&
-          /"params"/.test((error as Error).message),
+          (error as { code: number }).code === -32602 &&
+          /params\.(arguments|name)/.test((error as Error).message),
         JSON.stringify(params),
       );
     }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ProtocolServer } from "../../src/protocol/protocol_server.ts";
 import { attachSessionPushes } from "../../src/mcp/session_pushes.ts";
 import { ManualClock } from "../core/manual_clock.ts";
 import { FakeRegistry } from "./fake_registry.ts";
@@ -40,7 +40,7 @@ class Inbox {
 }
 
 interface Session extends AsyncDisposable {
-  server: McpServer;
+  server: ProtocolServer;
   client: Client;
   inbox: Inbox;
   /** A round trip: notifications sent before it have been received when it returns. */
@@ -52,7 +52,7 @@ async function connect(
   owner: string,
   options: { channel?: boolean; clock?: ManualClock } = {},
 ): Promise<Session> {
-  const server = new McpServer({ name: "yieldshell-test", version: "1.0.0" });
+  const server = new ProtocolServer({ name: "yieldshell-test", version: "1.0.0" });
   attachSessionPushes(server, registry, { owner, clock: options.clock ?? new ManualClock() });
   const client = new Client(
     { name: `client-${owner}`, version: "1.0.0" },

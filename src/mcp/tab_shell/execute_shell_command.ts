@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { TabShellTasks } from "../../core/tab_shell/tab_shell_tasks.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { commandResultFields, describeMs } from "./result_schemas.ts";
 
@@ -37,11 +35,10 @@ const ExecuteShellCommandOutputSchema = z.object({
 
 /** Registers `execute_shell_command`. */
 export function registerExecuteShellCommandTool(
-  server: McpServer,
+  tools: ToolRegistry,
   tasks: TabShellTasks,
-  owner: string,
 ): ListedTool {
-  const tool: ListedTool = {
+  const tool = {
     name: "execute_shell_command",
     title: "Execute a shell command",
     description: describe(tasks),
@@ -49,13 +46,7 @@ export function registerExecuteShellCommandTool(
     outputSchema: ExecuteShellCommandOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof ExecuteShellCommandInputSchema>, extra: ToolExtra) =>
-      toolResult(await tasks.execute(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => tasks.execute(args, context));
 }
 
 function describe(tasks: TabShellTasks): string {

@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { TabShellTasks } from "../../core/tab_shell/tab_shell_tasks.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { CommandResultSchema, describeMs, taskId, taskStatus } from "./result_schemas.ts";
 
@@ -26,11 +24,10 @@ const GetTaskStatusOutputSchema = z.object({
 
 /** Registers `get_task_status`. */
 export function registerGetTaskStatusTool(
-  server: McpServer,
+  tools: ToolRegistry,
   tasks: TabShellTasks,
-  owner: string,
 ): ListedTool {
-  const tool: ListedTool = {
+  const tool = {
     name: "get_task_status",
     title: "Get a background task's status",
     description:
@@ -46,11 +43,5 @@ export function registerGetTaskStatusTool(
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    (args: z.infer<typeof GetTaskStatusInputSchema>, extra: ToolExtra) =>
-      toolResult(tasks.status(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => tasks.status(args, context));
 }

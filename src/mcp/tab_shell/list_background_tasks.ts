@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { TabShellTasks } from "../../core/tab_shell/tab_shell_tasks.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { describeMs, TaskSummarySchema } from "./result_schemas.ts";
 
@@ -10,11 +8,10 @@ const ListBackgroundTasksOutputSchema = z.object({ tasks: z.array(TaskSummarySch
 
 /** Registers `list_background_tasks`. */
 export function registerListBackgroundTasksTool(
-  server: McpServer,
+  tools: ToolRegistry,
   tasks: TabShellTasks,
-  owner: string,
 ): ListedTool {
-  const tool: ListedTool = {
+  const tool = {
     name: "list_background_tasks",
     title: "List background tasks",
     description:
@@ -30,11 +27,8 @@ export function registerListBackgroundTasksTool(
       openWorldHint: false,
     },
   };
-  server.registerTool(tool.name, tool, (_args: Record<string, never>, extra: ToolExtra) => {
-    const result = toolResult(tasks.list(callContext(owner, extra)));
-    // tab-shell-mcp answers with a bare array; MCP structured content must be an object.
-    result.content = [{ type: "text", text: JSON.stringify(result.structuredContent?.tasks) }];
-    return result;
+  // tab-shell-mcp answers with a bare array; MCP structured content must be an object.
+  return tools.add(tool, (_args, context) => tasks.list(context), {
+    text: (payload) => JSON.stringify(payload.tasks),
   });
-  return tool;
 }

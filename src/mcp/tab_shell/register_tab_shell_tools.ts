@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { TabShellTasks } from "../../core/tab_shell/tab_shell_tasks.ts";
 import { registerExecuteShellCommandTool } from "./execute_shell_command.ts";
@@ -12,14 +12,13 @@ export const TAB_SHELL_INSTRUCTIONS =
 
 /** Registers tab-shell-mcp's four tools over `tasks`. */
 export function registerTabShellTools(
-  server: McpServer,
+  tools: ToolRegistry,
   tasks: TabShellTasks,
-  owner: string,
 ): ListedTool[] {
   return [
     registerExecuteShellCommandTool,
     registerGetTaskStatusTool,
     registerStopBackgroundTaskTool,
     registerListBackgroundTasksTool,
-  ].map((register) => register(server, tasks, owner));
+  ].map((register) => register(tools, tasks));
 }

@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { TabShellTasks } from "../../core/tab_shell/tab_shell_tasks.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import type { ListedTool } from "../tool_list.ts";
 import { taskId } from "./result_schemas.ts";
 
@@ -18,11 +16,10 @@ const StopBackgroundTaskOutputSchema = z.object({
 
 /** Registers `stop_background_task`. */
 export function registerStopBackgroundTaskTool(
-  server: McpServer,
+  tools: ToolRegistry,
   tasks: TabShellTasks,
-  owner: string,
 ): ListedTool {
-  const tool: ListedTool = {
+  const tool = {
     name: "stop_background_task",
     title: "Stop a background task",
     description:
@@ -36,11 +33,5 @@ export function registerStopBackgroundTaskTool(
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof StopBackgroundTaskInputSchema>, extra: ToolExtra) =>
-      toolResult(await tasks.stop(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => tasks.stop(args, context));
 }

@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { CleanupArgs } from "../../contract/arguments.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import { argumentsSchema, integer } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions } from "../tool_settings.ts";
@@ -28,8 +26,8 @@ const CleanupOutputSchema = z.object({
 });
 
 /** Registers `cleanup`. */
-export function registerCleanupTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerCleanupTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = cleanupInputSchema();
   const tool = {
     name: "cleanup",
@@ -45,11 +43,5 @@ export function registerCleanupTool(server: McpServer, options: ToolOptions): Li
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(manager.cleanup(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.cleanup(args, context));
 }

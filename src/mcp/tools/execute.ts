@@ -1,10 +1,8 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { ExecuteArgs } from "../../contract/arguments.ts";
 import { GRACEFUL_STOP_MS, REQUEST_CEILING_MS } from "../../core/timing.ts";
 import { SIDE_EFFECTS } from "../../policy/side_effects.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import {
   argumentsSchema,
   cursorFields,
@@ -94,8 +92,8 @@ function executeOutputSchema(settings: ToolSettings) {
 }
 
 /** Registers `execute`. */
-export function registerExecuteTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner, settings } = options;
+export function registerExecuteTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager, settings } = options;
   const inputSchema = executeInputSchema(settings);
   const tool = {
     name: "execute",
@@ -105,13 +103,7 @@ export function registerExecuteTool(server: McpServer, options: ToolOptions): Li
     outputSchema: withSandboxFields(executeOutputSchema(settings), settings.sandbox),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await manager.execute(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.execute(args, context));
 }
 
 function describeExecute(settings: ToolSettings): string {

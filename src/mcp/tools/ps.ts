@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { PsArgs } from "../../contract/arguments.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import { argumentsSchema, exitFields, integer, status, withSandboxFields } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions } from "../tool_settings.ts";
@@ -37,8 +35,8 @@ const PsEntrySchema = z.object({
 });
 
 /** Registers `ps`. */
-export function registerPsTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerPsTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = psInputSchema();
   const tool = {
     name: "ps",
@@ -56,11 +54,5 @@ export function registerPsTool(server: McpServer, options: ToolOptions): ListedT
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(manager.ps(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.ps(args, context));
 }

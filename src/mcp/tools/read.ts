@@ -1,8 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { ReadArgs } from "../../contract/arguments.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import {
   argumentsSchema,
   cursorFields,
@@ -48,8 +46,8 @@ function readOutputSchema(settings: ToolSettings) {
 }
 
 /** Registers `read`. */
-export function registerReadTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerReadTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = readInputSchema(options.settings);
   const tool = {
     name: "read",
@@ -65,11 +63,5 @@ export function registerReadTool(server: McpServer, options: ToolOptions): Liste
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await manager.read(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.read(args, context));
 }

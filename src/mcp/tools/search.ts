@@ -1,9 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { SearchArgs } from "../../contract/search.ts";
 import type { ExecutionSearch } from "../../core/execution_search.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import { argumentsSchema, executionId, integer, maxOutputBytes } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions, ToolSettings } from "../tool_settings.ts";
@@ -43,10 +41,10 @@ const SearchOutputSchema = z.looseObject({
 
 /** Registers `search` over the session's executions. */
 export function registerSearchTool(
-  server: McpServer,
+  tools: ToolRegistry,
   options: ToolOptions & { search: ExecutionSearch },
 ): ListedTool {
-  const { search, owner } = options;
+  const { search } = options;
   const inputSchema = searchInputSchema(options.settings);
   const tool = {
     name: "search",
@@ -62,11 +60,5 @@ export function registerSearchTool(
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await search.search(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => search.search(args, context));
 }

@@ -1,9 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { StopArgs } from "../../contract/arguments.ts";
 import { GRACEFUL_STOP_MS, MAX_STOP_GRACE_MS } from "../../core/timing.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import { argumentsSchema, executionId, integer, status } from "../schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
 import type { ToolOptions } from "../tool_settings.ts";
@@ -30,8 +28,8 @@ const StopOutputSchema = z.object({
 });
 
 /** Registers `stop`. */
-export function registerStopTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerStopTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = stopInputSchema();
   const tool = {
     name: "stop",
@@ -47,11 +45,5 @@ export function registerStopTool(server: McpServer, options: ToolOptions): Liste
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await manager.stop(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.stop(args, context));
 }

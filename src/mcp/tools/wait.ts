@@ -1,9 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { WaitArgs } from "../../contract/arguments.ts";
 import { REQUEST_CEILING_MS } from "../../core/timing.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import {
   argumentsSchema,
   cursorFields,
@@ -63,8 +61,8 @@ function waitOutputSchema(settings: ToolSettings) {
 }
 
 /** Registers `wait`. */
-export function registerWaitTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerWaitTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = waitInputSchema(options.settings);
   const tool = {
     name: "wait",
@@ -80,11 +78,5 @@ export function registerWaitTool(server: McpServer, options: ToolOptions): Liste
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await manager.wait(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.wait(args, context));
 }

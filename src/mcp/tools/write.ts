@@ -1,9 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolRegistry } from "../tool_registry.ts";
 import { z } from "zod";
 import type { WriteArgs } from "../../contract/arguments.ts";
 import { REQUEST_CEILING_MS } from "../../core/timing.ts";
-import { callContext, type ToolExtra } from "../context.ts";
-import { toolResult } from "../result.ts";
 import { argumentsSchema, executionId } from "../schemas.ts";
 import { keys, terminalSize } from "../terminal_schemas.ts";
 import type { ListedTool } from "../tool_list.ts";
@@ -43,8 +41,8 @@ const WriteOutputSchema = z.object({
 });
 
 /** Registers `write`. */
-export function registerWriteTool(server: McpServer, options: ToolOptions): ListedTool {
-  const { manager, owner } = options;
+export function registerWriteTool(tools: ToolRegistry, options: ToolOptions): ListedTool {
+  const { manager } = options;
   const inputSchema = writeInputSchema(options.settings);
   const tool = {
     name: "write",
@@ -62,11 +60,5 @@ export function registerWriteTool(server: McpServer, options: ToolOptions): List
       openWorldHint: false,
     },
   };
-  server.registerTool(
-    tool.name,
-    tool,
-    async (args: z.infer<typeof inputSchema>, extra: ToolExtra) =>
-      toolResult(await manager.write(args, callContext(owner, extra))),
-  );
-  return tool;
+  return tools.add(tool, (args, context) => manager.write(args, context));
 }
