@@ -1,6 +1,7 @@
 import type { SandboxGrant } from "../contract/admission.ts";
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
+import { ChunkReader } from "./chunk_reader.ts";
 import type { Clock } from "./clock.ts";
 import type { SourceChunk } from "./condition_ports.ts";
 import { EventHub } from "./event_hub.ts";
@@ -81,7 +82,7 @@ export class Execution {
   #logger: Logger;
   #startMono: number;
   #durationMs: number | null = null;
-  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  #readers: ChunkReader[] = [];
   #drains: Promise<void>;
   #ended = false;
   #finished: Promise<void>;
@@ -197,7 +198,7 @@ export class Execution {
   }
 
   #pump(stream: StreamName, readable: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = readable.getReader();
+    const reader = new ChunkReader(readable);
     this.#readers.push(reader);
     return pumpOutput(stream, reader, {
       log: this.log,
