@@ -84,6 +84,7 @@ export class Execution {
   #durationMs: number | null = null;
   #readers: ChunkReader[] = [];
   #drains: Promise<void>;
+  #drained = false;
   #ended = false;
   #finished: Promise<void>;
   #stopRequested = false;
@@ -110,7 +111,9 @@ export class Execution {
     this.#drains = Promise.all([
       this.#pump("stdout", init.tree.stdout),
       this.#pump("stderr", init.tree.stderr),
-    ]).then(() => {});
+    ]).then(() => {
+      this.#drained = true;
+    });
     this.#finished = this.#watch();
     if (init.timeoutMs > 0) {
       this.#cancelTimeout = startTimer(init.timeoutMs, () => this.#onTimeout(init.timeoutGraceMs));
@@ -226,7 +229,8 @@ export class Execution {
   }
 
   async #drain(): Promise<void> {
-    if (await settlesWithin(this.#drains, FINAL_DRAIN_MS)) return;
+    // Most pipes reach their end before the group is gone: no deadline timer for those.
+    if (this.#drained || await settlesWithin(this.#drains, FINAL_DRAIN_MS)) return;
     // A descendant outside our reach still holds the pipes: stop waiting on them.
     for (const reader of this.#readers) {
       reader.cancel().catch((error) =>
