@@ -67,6 +67,7 @@ export function currentPlatform(sandbox: Sandbox | null = null): Platform {
         selfPid: Deno.pid,
         setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
         sandbox,
+        standby: true,
       }, LINUX_PTY_ABI);
   }
 }
