@@ -31,6 +31,11 @@ export interface PosixOptions {
    * (needs `setsidPath` and a dash shell; see standby.ts). @default {false}
    */
   standby?: boolean;
+  /**
+   * Under dash, run a lone simple command in place of its shell, as bash does (see
+   * simple_exec.ts). @default {false}
+   */
+  execInPlace?: boolean;
 }
 
 /**
@@ -47,6 +52,7 @@ export function createPosixControl(
     containment,
     setsidPath: options.setsidPath,
     standby: options.standby ?? false,
+    execInPlace: options.execInPlace ?? false,
     spawnDirect: (request, env) => spawnInSession(request, env, options),
   });
   return {

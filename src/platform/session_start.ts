@@ -20,6 +20,8 @@ export interface SessionStarterOptions {
   setsidPath: string | null;
   /** Whether to keep a standby for the next start (see standby.ts). */
   standby: boolean;
+  /** Whether dash runs a lone simple command in place (see simple_exec.ts). */
+  execInPlace: boolean;
   /** Spawns `request` directly as a session leader, with `env` (tagged) as its environment. */
   spawnDirect(request: SpawnRequest, env: Record<string, string>): Deno.ChildProcess;
 }
@@ -59,7 +61,8 @@ export class SessionStarter {
   start(request: SpawnRequest): StartedChild {
     const confined = (request.confinement ?? null) !== null;
     const shell = confined ? null : resolveProgram(request.shell, request.env);
-    const command = shell !== null && this.#isDash(shell) ? execInPlace(request) : request.command;
+    const inPlace = this.#options.execInPlace && shell !== null && this.#isDash(shell);
+    const command = inPlace ? execInPlace(request) : request.command;
     const start = standbyStart(request, shell);
     const ready = start === null ? null : this.#standby?.take(start, command) ?? null;
     if (ready !== null) return { ...ready, guarded: true };

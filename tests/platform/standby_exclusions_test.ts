@@ -32,6 +32,7 @@ function control(sandbox: Sandbox | null): ProcessControl {
     setsidPath: findSetsid(),
     sandbox,
     standby: true,
+    execInPlace: true,
   });
 }
 
