@@ -4,6 +4,7 @@
  * spawned directly; it serves only exactly matching starts, and sweep ends it.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import type { ProcessControl, ProcessTree, SpawnRequest } from "../../src/core/process.ts";
 import { findSetsid } from "../../src/platform/find_program.ts";
 import { createPosixControl } from "../../src/platform/posix.ts";
@@ -188,6 +189,11 @@ Deno.test({
       const pid = await idleStandbyAppears(warm);
       await warm.sweep([], 1_000);
       await eventually(() => !isAlive(pid), 10_000, "the standby to exit");
+      // Reaped, not left a zombie: its /proc entry goes.
+      await eventually(() => !existsSync(`/proc/${pid}`), 10_000, "the standby to be reaped");
+      assert.equal(idleStandby(), null);
+      // The answer after a sweep (a shutdown, a closed session) prepares none until a start.
+      warm.prepareNext?.();
       assert.equal(idleStandby(), null);
     } finally {
       clearInterval(hold);
