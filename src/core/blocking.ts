@@ -45,7 +45,8 @@ export async function blockOn(
       cancelled,
     ]);
   } finally {
-    stop.abort();
+    // With a reason: abort() without one builds a DOMException (and its stack) every call.
+    stop.abort("finished");
   }
 }
 

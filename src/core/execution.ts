@@ -1,6 +1,7 @@
 import type { SandboxGrant } from "../contract/admission.ts";
 import { errorText } from "../contract/error_text.ts";
 import type { ExecutionStatus } from "../contract/results.ts";
+import { ChunkReader } from "./chunk_reader.ts";
 import type { Clock } from "./clock.ts";
 import type { SourceChunk } from "./condition_ports.ts";
 import { EventHub } from "./event_hub.ts";
@@ -81,8 +82,9 @@ export class Execution {
   #logger: Logger;
   #startMono: number;
   #durationMs: number | null = null;
-  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  #readers: ChunkReader[] = [];
   #drains: Promise<void>;
+  #drained = false;
   #ended = false;
   #finished: Promise<void>;
   #stopRequested = false;
@@ -109,7 +111,9 @@ export class Execution {
     this.#drains = Promise.all([
       this.#pump("stdout", init.tree.stdout),
       this.#pump("stderr", init.tree.stderr),
-    ]).then(() => {});
+    ]).then(() => {
+      this.#drained = true;
+    });
     this.#finished = this.#watch();
     if (init.timeoutMs > 0) {
       this.#cancelTimeout = startTimer(init.timeoutMs, () => this.#onTimeout(init.timeoutGraceMs));
@@ -197,7 +201,7 @@ export class Execution {
   }
 
   #pump(stream: StreamName, readable: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = readable.getReader();
+    const reader = new ChunkReader(readable);
     this.#readers.push(reader);
     return pumpOutput(stream, reader, {
       log: this.log,
@@ -225,7 +229,8 @@ export class Execution {
   }
 
   async #drain(): Promise<void> {
-    if (await settlesWithin(this.#drains, FINAL_DRAIN_MS)) return;
+    // Most pipes reach their end before the group is gone: no deadline timer for those.
+    if (this.#drained || await settlesWithin(this.#drains, FINAL_DRAIN_MS)) return;
     // A descendant outside our reach still holds the pipes: stop waiting on them.
     for (const reader of this.#readers) {
       reader.cancel().catch((error) =>

@@ -13,7 +13,7 @@ import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psResult, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords, cleanupThresholds } from "./retention.ts";
-import { askPolicy, startExecution, type StartOverrides } from "./start.ts";
+import { askPolicy, prepareNextStart, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
 import { blockUntil, checkUntil } from "./until.ts";
 import {
@@ -89,6 +89,7 @@ export class ExecutionManager {
     if (!retained) markReaped(page);
     const result = executeResult(execution, page, retained, hit);
     if (result.status === "backgrounded") this.events.backgrounded(execution);
+    prepareNextStart(this.#options);
     return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 

@@ -1,3 +1,4 @@
+import type { ChunkReader } from "./chunk_reader.ts";
 import type { OutputLog, StreamName } from "./output_log.ts";
 import type { StreamRedactor } from "./redaction.ts";
 import { Utf8Normalizer } from "./utf8.ts";
@@ -22,7 +23,7 @@ export interface PumpOptions {
  */
 export async function pumpOutput(
   stream: StreamName,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   options: PumpOptions,
 ): Promise<void> {
   const { log, redactor, onChunk, onAppend } = options;
@@ -42,11 +43,9 @@ export async function pumpOutput(
     if (text.length > 0) append(encoder.encode(text));
   };
   try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
+    for (let chunk = await reader.read(); chunk !== null; chunk = await reader.read()) {
       onChunk();
-      emit(normalizer.push(value), false);
+      emit(normalizer.push(chunk), false);
     }
   } catch {
     // A cancelled or broken pipe ends the drain; what was read is kept.

@@ -25,6 +25,12 @@ export interface SpawnRequest {
    * checked). Null or absent: unconfined. An adapter without a sandbox refuses to spawn.
    */
   confinement?: Confinement | null;
+  /**
+   * Whether `env` is the server's own (the call set no variables) and the start is on pipes,
+   * so the adapter may start a process ahead of time for the next start like this one.
+   * @default {false}
+   */
+  reusable?: boolean;
 }
 
 /** How the shell ended. */
@@ -62,4 +68,9 @@ export interface ProcessControl {
    * (`setsid` daemons) get SIGTERM, then SIGKILL after `graceMs`. Resolves when done.
    */
   sweep(trees: readonly ProcessTree[], graceMs: number): Promise<void>;
+  /**
+   * The answer to a call that started a tree is on its way: a moment for work that would
+   * otherwise delay it (POSIX: start the standby for the next start). Optional.
+   */
+  prepareNext?(): void;
 }

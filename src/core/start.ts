@@ -70,6 +70,7 @@ export function startExecution(
       env: { ...options.baseEnv, ...overlay },
       cwdChecked: identity.cwdChecked,
       confinement: identity.sandbox?.confinement ?? null,
+      reusable: args.tty !== true && Object.keys(overlay).length === 0,
     }, options);
   } catch (error) {
     return errorText(error);
@@ -92,4 +93,13 @@ export function startExecution(
   });
   execution.stdin.startInitialInput(spawned.initialInput.text, spawned.initialInput.close);
   return execution;
+}
+
+/**
+ * After an execute's answer: the transport sends it in the microtasks that follow, so a timer
+ * runs once it is written, and the platform's preparation (a spawn) does not hold it back.
+ */
+export function prepareNextStart(options: ManagerOptions): void {
+  const { processes } = options;
+  if (processes.prepareNext !== undefined) setTimeout(() => processes.prepareNext?.(), 0);
 }

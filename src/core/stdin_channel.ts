@@ -4,6 +4,8 @@ import type { Logger } from "./logger.ts";
 import { delay } from "./timing.ts";
 
 const encoder = new TextEncoder();
+/** What a write still pending when stdin closes fails with (the message of Deno's AbortError). */
+const ABORTED = "The signal has been aborted";
 
 /** The stdin of one execution: initial input, later writes with a deadline, and EOF. */
 export class StdinChannel {
@@ -55,7 +57,7 @@ export class StdinChannel {
         timedOut,
       ]);
     } finally {
-      stop.abort();
+      stop.abort("written");
     }
   }
 
@@ -65,7 +67,11 @@ export class StdinChannel {
     if (writer === null) return;
     this.#writer = null;
     // A pending backpressured write would make close() wait forever; abort drops it instead.
-    // abort() of a closed or errored stream resolves, so a rejection is worth a word.
-    writer.abort().catch((error) => this.#logger.warn(`Cannot close stdin: ${errorText(error)}`));
+    // abort() of a closed or errored stream resolves, so a rejection is worth a word. The
+    // reason (the text a pending write reported before) spares building a DOMException, and
+    // its stack, for every execution.
+    writer.abort(ABORTED).catch((error) =>
+      this.#logger.warn(`Cannot close stdin: ${errorText(error)}`)
+    );
   }
 }

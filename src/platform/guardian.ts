@@ -59,6 +59,8 @@ export class Guardian {
   #next: Promise<Map<string, number[]> | null> | null = null;
   /** The newest batch; a new one starts only after it, so greps never overlap. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** Release lines not yet written: they go out with the next line, or after this tick. */
+  #releases = "";
 
   /**
    * Pids whose environment carries each token; null when the guardian cannot
@@ -110,18 +112,30 @@ export class Guardian {
 
   /** The group is gone; its pgid may be reused, so the guardian must forget it. */
   releaseGroup(pgid: number): void {
-    this.#send(`g ${pgid}\n`);
+    this.#release(`g ${pgid}\n`);
   }
 
   /** The record is gone; its token is no longer the server's to contain. */
   releaseToken(token: string): void {
-    this.#send(`t ${token}\n`);
+    this.#release(`t ${token}\n`);
+  }
+
+  /**
+   * A release happens as an execution ends, just before its answer: written after the
+   * current tick (or with the next line), it costs that answer nothing.
+   */
+  #release(line: string): void {
+    if (this.#writer === null) return;
+    if (this.#releases === "") setTimeout(() => this.#send(""), 0);
+    this.#releases += line;
   }
 
   #send(line: string): boolean {
     const writer = this.#start();
     if (writer === null) return false;
-    writer.write(encoder.encode(line)).catch(() => this.#fail());
+    const text = this.#releases + line;
+    this.#releases = "";
+    if (text !== "") writer.write(encoder.encode(text)).catch(() => this.#fail());
     return true;
   }
 

@@ -59,6 +59,7 @@ export function currentPlatform(sandbox: Sandbox | null = null): Platform {
         selfPid: Deno.pid,
         setsidPath: null,
         sandbox,
+        execInPlace: true,
       }, darwinPtyAbi(Deno.build.arch === "aarch64"));
     default:
       return posixPlatform({
@@ -67,6 +68,8 @@ export function currentPlatform(sandbox: Sandbox | null = null): Platform {
         selfPid: Deno.pid,
         setsidPath: Deno.build.os === "linux" ? findSetsid() : null,
         sandbox,
+        standby: true,
+        execInPlace: true,
       }, LINUX_PTY_ABI);
   }
 }

@@ -4,6 +4,7 @@ import { createPosixShared, type PosixShared } from "./posix_shared.ts";
 import { createPosixTree } from "./posix_tree.ts";
 import type { Sandbox } from "./sandbox_types.ts";
 import { sessionArgv } from "./session_argv.ts";
+import { SessionStarter } from "./session_start.ts";
 import { spawnFailure } from "./spawn_failure.ts";
 
 const SIGNAL_SET: ReadonlySet<string> = new Set(SIGNAL_NAMES);
@@ -25,6 +26,16 @@ export interface PosixOptions {
   setsidPath: string | null;
   /** The OS sandbox opened at startup, for confined requests; null when it is off. */
   sandbox?: Sandbox | null;
+  /**
+   * Keep one session leader started ahead of time for the next plain start like the last one
+   * (needs `setsidPath` and a dash shell; see standby.ts). @default {false}
+   */
+  standby?: boolean;
+  /**
+   * Under dash, run a lone simple command in place of its shell, as bash does (see
+   * simple_exec.ts). @default {false}
+   */
+  execInPlace?: boolean;
 }
 
 /**
@@ -37,11 +48,16 @@ export function createPosixControl(
 ): ProcessControl {
   const { signals, selfPid } = options;
   const { table, containment, tokens } = shared;
+  const starter = new SessionStarter({
+    containment,
+    setsidPath: options.setsidPath,
+    standby: options.standby ?? false,
+    execInPlace: options.execInPlace ?? false,
+    spawnDirect: (request, env) => spawnInSession(request, env, options),
+  });
   return {
     spawn(request: SpawnRequest): ProcessTree {
-      const token = containment.newToken();
-      const env = containment.tag(request.env, token);
-      const child = spawnInSession(request, env, options);
+      const { child, token, guarded } = starter.start(request);
       const sandbox = (request.confinement ?? null) === null ? null : options.sandbox ?? null;
       const tree = createPosixTree({
         child,
@@ -53,8 +69,10 @@ export function createPosixControl(
         signalExitCodes: sandbox?.signalExitCodes,
         deafMs: sandbox?.setupMs,
         endsWithShell: sandbox?.endsWithSpawned,
+        guarded,
       });
       tokens.set(tree, token);
+      starter.started(request);
       return tree;
     },
     // A canonical name this OS numbers (macOS has no SIGPWR or SIGSTKFLT).
@@ -64,8 +82,10 @@ export function createPosixControl(
         const token = tokens.get(tree) ?? null;
         return token === null ? [] : [token];
       });
+      starter.close();
       return containment.sweep(held, graceMs);
     },
+    prepareNext: () => starter.prepareNext(),
   };
 }
 

@@ -33,6 +33,8 @@ export interface PosixTreeInit {
    * bubblewrap sandbox kills whatever is left), so the tree ends with the shell. @default {false}
    */
   endsWithShell?: boolean;
+  /** The guardian holds the group already (a standby is guarded from its start). */
+  guarded?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export function createPosixTree(init: PosixTreeInit): ProcessTree {
       for (const timer of resends) clearTimeout(timer);
       containment.releaseGroup(pid);
     });
-  containment.guard(pid, token);
+  if (init.guarded !== true) containment.guard(pid, token);
   return {
     ...pipesOf(child),
     exited,
