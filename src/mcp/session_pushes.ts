@@ -15,6 +15,12 @@ export interface SessionPushOptions {
   channel?: ChannelMode;
   /** @default {systemClock} */
   clock?: TimerClock;
+  /**
+   * Runs the pushes of the events so far. The default waits for the next macrotask, so that an
+   * answer on its way out (the `wait` that saw the exit) is written before the word about it.
+   * @default {(run) => setTimeout(run, 0)}
+   */
+  schedule?: (run: () => void) => void;
 }
 
 /** The pushes of one session; closing stops them (also done when the session's server closes). */
@@ -40,6 +46,7 @@ export function attachSessionPushes(
     outputUpdateIntervalMs = OUTPUT_UPDATE_INTERVAL_MS,
     channel: channelMode = "opt-in",
     clock = systemClock,
+    schedule = (run) => void setTimeout(run, 0),
   } = options;
   const log = new ExitLog(server);
   const channel = new ClaudeChannel(server, channelMode);
@@ -48,18 +55,26 @@ export function attachSessionPushes(
     outputUpdateIntervalMs,
     clock,
   });
+  let closed = false;
+  const pending: ExecutionEvent[] = [];
+  const push = () => {
+    for (const event of pending.splice(0)) {
+      if (closed || !server.isConnected()) return;
+      resources.handle(event);
+      if (event.type === "ended" && event.backgrounded) {
+        log.ended(event);
+        channel.ended(event);
+      }
+    }
+  };
   const unsubscribe = registry.subscribe((event: ExecutionEvent) => {
     if (event.owner !== owner || !server.isConnected()) return;
-    resources.handle(event);
-    if (event.type === "ended" && event.backgrounded) {
-      log.ended(event);
-      channel.ended(event);
-    }
+    if (pending.push(event) === 1) schedule(push);
   });
-  let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
+    pending.length = 0;
     unsubscribe();
     resources.close();
   };

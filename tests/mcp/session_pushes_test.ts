@@ -53,7 +53,11 @@ async function connect(
   options: { channel?: boolean; clock?: ManualClock } = {},
 ): Promise<Session> {
   const server = new ProtocolServer({ name: "yieldshell-test", version: "1.0.0" });
-  attachSessionPushes(server, registry, { owner, clock: options.clock ?? new ManualClock() });
+  attachSessionPushes(server, registry, {
+    owner,
+    clock: options.clock ?? new ManualClock(),
+    schedule: (run) => run(),
+  });
   const client = new Client(
     { name: `client-${owner}`, version: "1.0.0" },
     { capabilities: options.channel ? { experimental: { "claude/channel": {} } } : {} },
