@@ -20,8 +20,16 @@ import { resolvePath } from "./policy/cwd.ts";
 import { placeExecution, type PlacementRules } from "./policy/sandbox_admission.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import { readsBash } from "./policy/shell_grammar.ts";
+import type * as Http from "./transports/http.ts";
 import type { SessionFactory } from "./transports/session.ts";
 import { serveStdio } from "./transports/stdio.ts";
+
+/**
+ * The HTTP transport's entry module, imported through a constant: Deno reads the module graph
+ * of every literal `import()` at startup, not of a computed one. scripts/compile_plan.ts
+ * includes it in the binary.
+ */
+const HTTP_MODULE = "./transports/http.ts";
 
 /** tab-shell-mcp's default timeout of a foreground command. */
 const TAB_SHELL_TIMEOUT_MS = 30_000;
@@ -109,8 +117,9 @@ async function startTransport(
     return () => Promise.resolve();
   }
   try {
-    // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
-    const { serveHttp } = await import("./transports/http.ts");
+    // Loaded on demand: a stdio server never pays for the HTTP stack at startup (a computed
+    // specifier, so Deno does not even read its modules at startup; see HTTP_MODULE).
+    const { serveHttp }: typeof Http = await import(HTTP_MODULE);
     const server = await serveHttp({ createSession }, config, app.logger);
     return () => server.close();
   } catch (error) {

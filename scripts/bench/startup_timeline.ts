@@ -60,13 +60,14 @@ async function answer(reader: ReadableStreamDefaultReader<Uint8Array>, id: numbe
 export async function startOnce(
   serverArgs: readonly string[] = [],
   trace = true,
+  checkout = root,
 ): Promise<StartupSample> {
   const env = { ...Deno.env.toObject(), YIELDSHELL_STARTUP_TRACE: trace ? "1" : "0" };
   const spawned = now();
   const child = new Deno.Command(Deno.execPath(), {
     // As `deno task start` (deno.json) starts it.
-    args: ["run", "-q", "-P=server", "--no-prompt", `${root}main.ts`, ...serverArgs],
-    cwd: root,
+    args: ["run", "-q", "-P=server", "--no-prompt", `${checkout}/main.ts`, ...serverArgs],
+    cwd: checkout,
     env,
     stdin: "piped",
     stdout: "piped",
@@ -122,11 +123,40 @@ export async function startupTimeline(options: {
   runs: number;
   serverArgs?: readonly string[];
   trace?: boolean;
+  /** The checkout to start (its main.ts). @default this repository */
+  checkout?: string;
 }): Promise<StartupTimeline> {
-  const { runs, serverArgs = [], trace = true } = options;
-  await startOnce(serverArgs, trace);
-  const samples: StartupSample[] = [];
-  for (let run = 0; run < runs; run++) samples.push(await startOnce(serverArgs, trace));
+  const samples = await sampleStarts([options]);
+  return summarize(options.runs, samples[0]);
+}
+
+/** Interleaved starts of several servers (one unmeasured warm-up each), per server. */
+export async function sampleStarts(
+  servers: readonly {
+    runs: number;
+    serverArgs?: readonly string[];
+    trace?: boolean;
+    checkout?: string;
+  }[],
+): Promise<StartupSample[][]> {
+  const start = (server: (typeof servers)[number]) =>
+    startOnce(server.serverArgs ?? [], server.trace ?? true, server.checkout ?? root);
+  for (const server of servers) await start(server);
+  const samples: StartupSample[][] = servers.map(() => []);
+  const runs = Math.max(...servers.map((server) => server.runs));
+  for (let run = 0; run < runs; run++) {
+    // Alternate who goes first so neither always follows the other's exit.
+    const order = servers.map((_, index) => index);
+    if (run % 2 === 1) order.reverse();
+    for (const index of order) {
+      if (run < servers[index].runs) samples[index].push(await start(servers[index]));
+    }
+  }
+  return samples;
+}
+
+/** Medians of one server's samples. */
+export function summarize(runs: number, samples: readonly StartupSample[]): StartupTimeline {
   const names = samples[0].marks.map((mark) => mark.mark);
   return {
     runs,
@@ -153,7 +183,12 @@ export function formatTimeline(timeline: StartupTimeline): string[] {
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: Deno.args,
-    options: { runs: { type: "string", default: "10" }, "no-trace": { type: "boolean" } },
+    options: {
+      runs: { type: "string", default: "10" },
+      "no-trace": { type: "boolean" },
+      // Another checkout (e.g. an export of main) started alternately with this one.
+      compare: { type: "string" },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -161,11 +196,12 @@ if (import.meta.main) {
   if (!Number.isInteger(runs) || runs < 1) {
     throw new Error(`--runs must be a positive integer: received ${values.runs}`);
   }
-  const timeline = await startupTimeline({
-    runs,
-    serverArgs: positionals,
-    trace: !values["no-trace"],
+  const server = { runs, serverArgs: positionals, trace: !values["no-trace"] };
+  const checkouts = values.compare === undefined ? [root] : [root, values.compare];
+  const samples = await sampleStarts(checkouts.map((checkout) => ({ ...server, checkout })));
+  checkouts.forEach((checkout, index) => {
+    console.log(checkout);
+    for (const line of formatTimeline(summarize(runs, samples[index]))) console.log(line);
   });
-  for (const line of formatTimeline(timeline)) console.log(line);
   console.log(`  load average: ${Deno.loadavg().map((load) => load.toFixed(2)).join(" ")}`);
 }
