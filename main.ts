@@ -22,6 +22,8 @@ async function main(): Promise<number> {
     readFile: (path: string) => Deno.readTextFileSync(path),
     version: denoJson.version,
     parseYaml: await yamlParserIfNamed(env),
+    // Node's util costs milliseconds to load; without arguments there is nothing to parse.
+    parseArgs: Deno.args.length === 0 ? undefined : (await import("node:util")).parseArgs,
   });
   // The snapshot above is all the server ever reads of its environment (children get theirs
   // from it): from here on nothing in the process, a dependency included, can read a variable.

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import type { parseArgs } from "node:util";
 import { checkSetting, ConfigError } from "./check_setting.ts";
 import {
   COMMAND_OPTIONS,
@@ -8,6 +8,9 @@ import {
   SETTING_KEYS,
   SETTINGS,
 } from "./schema.ts";
+
+/** `parseArgs` of `node:util`, handed in: main.ts loads it only when there are arguments. */
+export type ArgvParser = typeof parseArgs;
 
 /** What the command line asks for. */
 export type CliReading =
@@ -41,7 +44,12 @@ const PARSE_OPTIONS: Record<string, OptionSpec> = {
  * an unknown flag, a missing value, a positional argument or an invalid value throws
  * `ConfigError`.
  */
-export function readCli(argv: readonly string[]): CliReading {
+export function readCli(argv: readonly string[], parseArgs?: ArgvParser): CliReading {
+  // No arguments ask for nothing: the parser (Node's util, costly to load) is not needed.
+  if (argv.length === 0) return { kind: "settings", values: {}, configPath: undefined };
+  if (parseArgs === undefined) {
+    throw new Error("Cannot read the command line as its parser was not loaded");
+  }
   const { tokens } = parseArgs({
     args: [...argv],
     options: PARSE_OPTIONS,

@@ -1,5 +1,5 @@
 import { ConfigError } from "./check_setting.ts";
-import { readCli } from "./cli.ts";
+import { type ArgvParser, readCli } from "./cli.ts";
 import { readEnv } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
@@ -34,6 +34,11 @@ export interface ResolveInput {
    * package on demand so that a server without a config file starts faster.
    */
   parseYaml?: YamlParser;
+  /**
+   * `parseArgs` of `node:util`, needed only when `argv` is not empty; main.ts imports it on
+   * demand, as loading Node's util costs milliseconds at every start.
+   */
+  parseArgs?: ArgvParser;
 }
 
 /** What the process should do: serve with a config, print help or version, or fail. */
@@ -57,7 +62,7 @@ export function resolveConfig(input: ResolveInput): Resolution {
 }
 
 function resolve(input: ResolveInput): Resolution {
-  const cli = readCli(input.argv);
+  const cli = readCli(input.argv, input.parseArgs);
   if (cli.kind === "help") return { kind: "help", text: helpText() };
   if (cli.kind === "version") return { kind: "version", text: `yieldshell ${input.version}` };
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
 import { type Config, type Resolution, resolveConfig } from "../../src/config/mod.ts";
 
@@ -24,6 +25,7 @@ export function resolve(startup: FakeStartup = {}): Resolution {
     pathListSeparator,
     version: "9.8.7",
     parseYaml: parseDocument,
+    parseArgs,
     readFile: (path) => {
       if (Object.hasOwn(files, path)) return files[path];
       throw new Error(`No such file or directory (os error 2): readfile '${path}'`);

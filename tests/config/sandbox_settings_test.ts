@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
 import { readCli } from "../../src/config/cli.ts";
 import { readEnv } from "../../src/config/env.ts";
@@ -7,7 +8,7 @@ import type { Config } from "../../src/config/schema.ts";
 import { configOf, errorOf, warningsOf } from "./fixture.ts";
 
 function fromFlags(...argv: string[]): Partial<Config> {
-  const reading = readCli(argv);
+  const reading = readCli(argv, parseArgs);
   assert.equal(reading.kind, "settings");
   return (reading as Extract<typeof reading, { kind: "settings" }>).values;
 }
