@@ -31,6 +31,13 @@ import { serveStdio } from "./transports/stdio.ts";
  */
 const HTTP_MODULE = "./transports/http.ts";
 
+/**
+ * How long after the transport starts the housekeeping that no request needs waits (the spool's
+ * dead-server directories and its free-space probe, a `df` child): long enough that a client's
+ * `initialize` and `tools/list` are answered first, short enough to be done before work piles up.
+ */
+const HOUSEKEEPING_DELAY_MS = 250;
+
 /** tab-shell-mcp's default timeout of a foreground command. */
 const TAB_SHELL_TIMEOUT_MS = 30_000;
 
@@ -80,8 +87,10 @@ export function createApp(options: AppOptions): App {
   const stopped = Promise.withResolvers<void>();
   let closeTransport = () => Promise.resolve();
   let stopping: Promise<void> | null = null;
+  let housekeeping: ReturnType<typeof setTimeout> | undefined;
   const shutdown = (reason: string) =>
     stopping ??= (async () => {
+      clearTimeout(housekeeping);
       logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
       await closeTransport();
       await manager.shutdown();
@@ -94,6 +103,9 @@ export function createApp(options: AppOptions): App {
     const close = await startTransport(config, createSession, { logger, shutdown });
     if (close === null) return 1;
     closeTransport = close;
+    if (stopping === null && spool !== null) {
+      housekeeping = setTimeout(() => housekeepSpool(spool, logger), HOUSEKEEPING_DELAY_MS);
+    }
     await stopped.promise;
     return 0;
   };
@@ -203,8 +215,9 @@ function sessionShare(config: Config): number {
 
 /**
  * The output spool for `spool: on` (null for `off`: memory-only retention, as the contract).
- * Its directory is made now and those of dead servers are removed, both logged; a directory
- * that cannot be used is logged too, and output then stays in memory.
+ * Its directory is made now; a directory that cannot be used is logged, and output then stays
+ * in memory. Removing the directories of dead servers and measuring free space wait until the
+ * server is serving ({@linkcode housekeepSpool}).
  */
 function openSpool(options: AppOptions): Spool | null {
   const { config, env, logger } = options;
@@ -216,12 +229,17 @@ function openSpool(options: AppOptions): Spool | null {
     pid: Deno.pid,
     maxStreamBytes: config.maxSpoolBytes,
     maxTotalBytes: config.maxSpoolTotalBytes,
+    deferHousekeeping: true,
   });
-  for (const stale of spool.staleRemoved) {
-    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
-  }
   if (spool.problem !== null) logger.warn(spool.problem);
   return spool;
+}
+
+/** Removes the spool directories of dead servers (each logged) and measures free space. */
+function housekeepSpool(spool: Spool, logger: Logger): void {
+  for (const stale of spool.housekeep()) {
+    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
+  }
 }
 
 /**
