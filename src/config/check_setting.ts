@@ -71,7 +71,7 @@ export function checkSetting<K extends keyof Config>(
   source: ValueSource,
 ): Checked<Config[K]> {
   const setting = SETTINGS[key];
-  const result = setting.schema.safeParse(candidate);
+  const result = setting.schema().safeParse(candidate);
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,

@@ -21,10 +21,15 @@ const FILE_KEY_SPELLINGS = new Map(
   }),
 );
 
-/** The file's shape: every setting optional under its snake_case key, and nothing else. */
-const FILE_SCHEMA = z.strictObject(
-  Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema])),
-).partial();
+/**
+ * The file's shape: every setting optional under its snake_case key, and nothing else. Built
+ * when a file is read (once per process): building it costs milliseconds at every start.
+ */
+function fileSchema() {
+  return z.strictObject(
+    Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema()])),
+  ).partial();
+}
 
 /** The `yaml` package's parser; main.ts loads the package only when a config file is named. */
 export type YamlParser = typeof parseDocument;
@@ -65,7 +70,7 @@ export function parseConfigText(text: string, path: string, parseYaml: YamlParse
       `Config file ${path} must hold a mapping of settings (key: value); received ${show(data)}`,
     );
   }
-  const result = FILE_SCHEMA.safeParse(data);
+  const result = fileSchema().safeParse(data);
   if (!result.success) throw new ConfigError(describeFailure(result.error.issues, data, path));
   const values: Partial<Config> = {};
   for (const [fileKey, value] of Object.entries(result.data)) {

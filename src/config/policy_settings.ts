@@ -47,7 +47,7 @@ export const POLICY_SETTINGS: Pick<
     flag: "blocked-side-effects",
     valueName: "names",
     form: "sideEffects",
-    schema: z.array(z.enum(SIDE_EFFECTS)).transform((names) => [...new Set(names)]),
+    schema: () => z.array(z.enum(SIDE_EFFECTS)).transform((names) => [...new Set(names)]),
     expected: `a list of side-effect names (case-sensitive): ${
       [...SIDE_EFFECTS].sort().join(", ")
     }`,

@@ -96,8 +96,8 @@ export interface Setting<T> {
   valueName: string;
   /** How variable and flag text is read. @default {"text"} */
   form?: TextForm;
-  /** Validates (and normalizes) a value from any source. */
-  schema: z.ZodType<T>;
+  /** Builds the schema that validates (and normalizes) a value from any source (on use: zod schemas cost time to build). */
+  schema: () => z.ZodType<T>;
   /** What is allowed, for error messages: "a positive integer". */
   expected: string;
   /** The default; `cwd` is the directory the server starts in. */

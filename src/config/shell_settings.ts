@@ -59,7 +59,7 @@ export const SHELL_SETTINGS: Pick<
     env: "YIELDSHELL_TRUNCATION",
     flag: "truncation",
     valueName: "head|tail",
-    schema: z.enum(["head", "tail"]),
+    schema: () => z.enum(["head", "tail"]),
     expected: "head or tail",
     default: () => "head",
     // Left out of config.example.yaml: the tab-shell tools keep their own default while unset.
@@ -70,7 +70,7 @@ export const SHELL_SETTINGS: Pick<
   nonInteractiveEnv: {
     fileKey: "non_interactive_env",
     valueName: "map",
-    schema: z.record(z.string().regex(/^[^=\0]+$/), z.string()),
+    schema: () => z.record(z.string().regex(/^[^=\0]+$/), z.string()),
     expected: 'a map of variable names to string values (quote numbers and booleans: "0")',
     default: () => ({
       GIT_TERMINAL_PROMPT: "0",

@@ -12,9 +12,10 @@ export const SPOOL_SETTINGS: Pick<
     env: "YIELDSHELL_SPOOL",
     flag: "spool",
     valueName: "on|off",
-    schema: z.union([z.enum(["on", "off"]), z.boolean()]).transform((value) =>
-      value === true ? "on" : value === false ? "off" : value
-    ),
+    schema: () =>
+      z.union([z.enum(["on", "off"]), z.boolean()]).transform((value) =>
+        value === true ? "on" : value === false ? "off" : value
+      ),
     expected: "on or off",
     default: () => "on",
     description:

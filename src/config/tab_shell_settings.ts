@@ -15,8 +15,10 @@ function seconds(minimum: "positive" | "nonNegative") {
 }
 
 /** tab-shell-mcp's truncation names, trimmed and lower-cased as it did; null: unset. */
-const truncationMode = z.string().transform((text) => text.trim().toLowerCase())
-  .pipe(z.enum(["head", "tail"])).nullable();
+function truncationMode() {
+  return z.string().transform((text) => text.trim().toLowerCase())
+    .pipe(z.enum(["head", "tail"])).nullable();
+}
 
 /**
  * The tool profile, and tab-shell-mcp's own flags and config keys with its units. Its names of
@@ -37,7 +39,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     env: "YIELDSHELL_TOOLS",
     flag: "tools",
     valueName: "yieldshell|tab-shell|both",
-    schema: z.enum(["yieldshell", "tab-shell", "both"]),
+    schema: () => z.enum(["yieldshell", "tab-shell", "both"]),
     expected: "yieldshell, tab-shell or both",
     default: () => "yieldshell",
     description:
@@ -59,7 +61,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     fileKey: "default_timeout",
     flag: "timeout",
     valueName: "seconds",
-    schema: seconds("positive"),
+    schema: () => seconds("positive"),
     expected: "a positive number of seconds",
     default: () => null,
     defaultText: "30 for execute_shell_command, the default_timeout_ms of execute otherwise",
@@ -81,7 +83,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     fileKey: "completed_task_ttl",
     flag: "completed-task-ttl",
     valueName: "seconds",
-    schema: seconds("nonNegative"),
+    schema: () => seconds("nonNegative"),
     expected: "a non-negative number of seconds",
     default: () => null,
     defaultText: "process_retention_ms",
@@ -91,7 +93,7 @@ export const TAB_SHELL_SETTINGS: Pick<
   keepaliveInterval: {
     fileKey: "keepalive_interval",
     valueName: "seconds",
-    schema: seconds("positive"),
+    schema: () => seconds("positive"),
     expected: "a positive number of seconds",
     default: () => null,
     defaultText: "keepalive_interval_ms",
