@@ -4,7 +4,11 @@
  * this process), and where the time goes inside the server (`YIELDSHELL_STARTUP_TRACE=1`
  * marks: main() entered, config resolved, platform ready, app created, serving). Medians.
  *
- *     deno run -P=test scripts/bench/startup_timeline.ts [--runs 10] [-- server flags...]
+ *     deno run -P=test scripts/bench/startup_timeline.ts [--runs 10] [--no-trace] [--compare DIR]
+ *       [-- server flags...]
+ *
+ * `--compare DIR` starts another checkout (e.g. `git archive main | tar -x -C DIR`, with its
+ * node_modules) alternately with this one, for a before/after on the same noisy machine.
  */
 import { parseArgs } from "node:util";
 import { median } from "./stats.ts";
@@ -116,26 +120,15 @@ export async function startOnce(
 }
 
 /**
- * `runs` starts after one unmeasured start (it fills Deno's caches); the trace is on in every
- * run (a few stderr lines) unless `trace` is false.
+ * Interleaved starts of several servers, after one unmeasured start each (it fills Deno's
+ * caches); per server. The trace is on unless `trace` is false (a few stderr lines).
  */
-export async function startupTimeline(options: {
-  runs: number;
-  serverArgs?: readonly string[];
-  trace?: boolean;
-  /** The checkout to start (its main.ts). @default this repository */
-  checkout?: string;
-}): Promise<StartupTimeline> {
-  const samples = await sampleStarts([options]);
-  return summarize(options.runs, samples[0]);
-}
-
-/** Interleaved starts of several servers (one unmeasured warm-up each), per server. */
 export async function sampleStarts(
   servers: readonly {
     runs: number;
     serverArgs?: readonly string[];
     trace?: boolean;
+    /** The checkout to start (its main.ts). @default this repository */
     checkout?: string;
   }[],
 ): Promise<StartupSample[][]> {
