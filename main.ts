@@ -1,6 +1,6 @@
 import denoJson from "./deno.json" with { type: "json" };
 import { type App, createApp } from "./src/app.ts";
-import { resolveConfig } from "./src/config/mod.ts";
+import { checksValues, resolveConfig } from "./src/config/mod.ts";
 import { errorText } from "./src/contract/error_text.ts";
 import { createStderrLogger, type Logger } from "./src/logger.ts";
 import { currentFacts, currentPlatform, currentSandbox, realPath } from "./src/platform/mod.ts";
@@ -12,8 +12,9 @@ async function main(): Promise<number> {
   const logger = createStderrLogger();
   const mark = startupTrace(env, logger);
   mark("main");
+  const argv = Deno.args;
   const resolved = resolveConfig({
-    argv: Deno.args,
+    argv,
     env,
     cwd: Deno.cwd(),
     pathListSeparator: facts.pathListSeparator,
@@ -23,7 +24,9 @@ async function main(): Promise<number> {
     version: denoJson.version,
     parseYaml: await yamlParserIfNamed(env),
     // Node's util costs milliseconds to load; without arguments there is nothing to parse.
-    parseArgs: Deno.args.length === 0 ? undefined : (await import("node:util")).parseArgs,
+    parseArgs: argv.length === 0 ? undefined : (await import("node:util")).parseArgs,
+    // zod costs milliseconds more: loaded only when a flag, variable or file gives a value.
+    zod: checksValues({ argv, env }) ? (await import("zod")).z : undefined,
   });
   // The snapshot above is all the server ever reads of its environment (children get theirs
   // from it): from here on nothing in the process, a dependency included, can read a variable.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { Zod } from "./setting.ts";
 
 /** Largest request read timeout: one day (timers hold at most 2^31-1 ms). */
 export const MAX_REQUEST_READ_TIMEOUT_MS = 86_400_000;
@@ -8,7 +8,7 @@ export const MIN_AUTH_TOKEN_LENGTH = 16;
 export const GENERATE_TOKEN = "generate one with: openssl rand -hex 32";
 
 /** An HTTP bearer token, or null; never quoted in a message, since messages go to logs. */
-export function authToken() {
+export function authToken(z: Zod) {
   return z.string().nullable().transform((token, context) => {
     if (token === null || token === "") return null;
     const problem = !/^[\x21-\x7e]+$/.test(token)

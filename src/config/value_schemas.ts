@@ -1,42 +1,42 @@
-import { z } from "zod";
 import { errorText } from "../contract/error_text.ts";
 import { compilePattern } from "../policy/command_regex.ts";
+import type { Zod } from "./setting.ts";
 
 // Schemas that several settings share, built on first use: zod schemas cost milliseconds to
 // build, and a server started with neither flags, variables nor a file checks none.
 
 /** An integer of at least 1. */
-export function positiveInteger() {
+export function positiveInteger(z: Zod) {
   return z.int().min(1);
 }
 
 /** An integer of at least 0. */
-export function nonNegativeInteger() {
+export function nonNegativeInteger(z: Zod) {
   return z.int().min(0);
 }
 
 /** A non-empty path. */
-export function path() {
+export function path(z: Zod) {
   return z.string().min(1);
 }
 
 /** A list of non-empty paths. */
-export function pathList() {
-  return z.array(path());
+export function pathList(z: Zod) {
+  return z.array(path(z));
 }
 
 /** A list of non-empty names, trimmed. */
-export function nameList() {
+export function nameList(z: Zod) {
   return z.array(z.string().trim().min(1));
 }
 
 /** Text, where empty means null. */
-export function optionalText() {
+export function optionalText(z: Zod) {
   return z.string().nullable().transform((text) => text === "" ? null : text);
 }
 
 /** A regular expression (compiled), where empty or null means off. */
-export function pattern() {
+export function pattern(z: Zod) {
   return z.string().nullable().transform((source, context) => {
     if (source === null || source === "") return null;
     try {
@@ -54,7 +54,7 @@ export function pattern() {
 }
 
 /** A bare web origin (scheme, host, port), normalized. */
-export function origin() {
+export function origin(z: Zod) {
   return z.string().transform((text, context) => {
     const url = URL.canParse(text) ? new URL(text) : null;
     const bare = url !== null && url.origin !== "null" && url.pathname === "/" &&

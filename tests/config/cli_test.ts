@@ -192,7 +192,7 @@ Deno.test("empty --shell and --auth-token mean none, overriding the environment"
 });
 
 Deno.test("no arguments read as the parser reads none, without loading the parser", () => {
-  assert.deepEqual(readCli([]), readCli([], parseArgs));
+  assert.deepEqual(readCli([]), readCli([], { parseArgs }));
   assert.deepEqual(readCli([]), { kind: "settings", values: {}, configPath: undefined });
   assert.throws(() => readCli(["--port", "1"]), {
     message: "Cannot read the command line as its parser was not loaded",
