@@ -10,6 +10,7 @@
 import { dirname, join, relative as nativeRelative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { lazyImportsOf } from "./lazy_imports.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -95,7 +96,8 @@ function importsOf(source: string): string[] {
   for (const match of source.matchAll(pattern)) {
     specifiers.push(match[1] ?? match[2] ?? match[3]);
   }
-  return specifiers;
+  // A module imported on first use through a named specifier is an edge like any other.
+  return [...specifiers, ...lazyImportsOf(source)];
 }
 
 const problems: string[] = [];

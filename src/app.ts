@@ -20,8 +20,23 @@ import { resolvePath } from "./policy/cwd.ts";
 import { placeExecution, type PlacementRules } from "./policy/sandbox_admission.ts";
 import { secretRedaction } from "./policy/secret_redaction.ts";
 import { readsBash } from "./policy/shell_grammar.ts";
+import type * as Http from "./transports/http.ts";
 import type { SessionFactory } from "./transports/session.ts";
 import { serveStdio } from "./transports/stdio.ts";
+
+/**
+ * The HTTP transport's entry module, imported through a constant: Deno reads the module graph
+ * of every literal `import()` at startup, not of a computed one. scripts/compile_plan.ts
+ * includes it in the binary.
+ */
+const HTTP_MODULE = "./transports/http.ts";
+
+/**
+ * How long after the transport starts the housekeeping that no request needs waits (the spool's
+ * dead-server directories and its free-space probe, a `df` child): long enough that a client's
+ * `initialize` and `tools/list` are answered first, short enough to be done before work piles up.
+ */
+const HOUSEKEEPING_DELAY_MS = 250;
 
 /** tab-shell-mcp's default timeout of a foreground command. */
 const TAB_SHELL_TIMEOUT_MS = 30_000;
@@ -72,8 +87,10 @@ export function createApp(options: AppOptions): App {
   const stopped = Promise.withResolvers<void>();
   let closeTransport = () => Promise.resolve();
   let stopping: Promise<void> | null = null;
+  let housekeeping: ReturnType<typeof setTimeout> | undefined;
   const shutdown = (reason: string) =>
     stopping ??= (async () => {
+      clearTimeout(housekeeping);
       logger.info(`shutting down (${reason}); stopping ${manager.liveCount} live execution(s)`);
       await closeTransport();
       await manager.shutdown();
@@ -86,6 +103,9 @@ export function createApp(options: AppOptions): App {
     const close = await startTransport(config, createSession, { logger, shutdown });
     if (close === null) return 1;
     closeTransport = close;
+    if (stopping === null && spool !== null) {
+      housekeeping = setTimeout(() => housekeepSpool(spool, logger), HOUSEKEEPING_DELAY_MS);
+    }
     await stopped.promise;
     return 0;
   };
@@ -109,8 +129,9 @@ async function startTransport(
     return () => Promise.resolve();
   }
   try {
-    // Loaded on demand: a stdio server never pays for the HTTP stack at startup.
-    const { serveHttp } = await import("./transports/http.ts");
+    // Loaded on demand: a stdio server never pays for the HTTP stack at startup (a computed
+    // specifier, so Deno does not even read its modules at startup; see HTTP_MODULE).
+    const { serveHttp }: typeof Http = await import(HTTP_MODULE);
     const server = await serveHttp({ createSession }, config, app.logger);
     return () => server.close();
   } catch (error) {
@@ -194,8 +215,9 @@ function sessionShare(config: Config): number {
 
 /**
  * The output spool for `spool: on` (null for `off`: memory-only retention, as the contract).
- * Its directory is made now and those of dead servers are removed, both logged; a directory
- * that cannot be used is logged too, and output then stays in memory.
+ * Its directory is made now; a directory that cannot be used is logged, and output then stays
+ * in memory. Removing the directories of dead servers and measuring free space wait until the
+ * server is serving ({@linkcode housekeepSpool}).
  */
 function openSpool(options: AppOptions): Spool | null {
   const { config, env, logger } = options;
@@ -207,12 +229,17 @@ function openSpool(options: AppOptions): Spool | null {
     pid: Deno.pid,
     maxStreamBytes: config.maxSpoolBytes,
     maxTotalBytes: config.maxSpoolTotalBytes,
+    deferHousekeeping: true,
   });
-  for (const stale of spool.staleRemoved) {
-    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
-  }
   if (spool.problem !== null) logger.warn(spool.problem);
   return spool;
+}
+
+/** Removes the spool directories of dead servers (each logged) and measures free space. */
+function housekeepSpool(spool: Spool, logger: Logger): void {
+  for (const stale of spool.housekeep()) {
+    logger.info(`removed the spool directory of a server that is gone: ${stale}`);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { serverCommand, waitForExit } from "../../tests/e2e/harness.ts";
 import { median } from "./stats.ts";
+import { formatTimeline, startOnce, type StartupSample, summarize } from "./startup_timeline.ts";
 import type { SectionResult } from "./table.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -67,6 +68,9 @@ export async function benchColdStart(): Promise<SectionResult> {
   await coldStartMs(withGrammar);
   await runMs("empty.ts");
   await runMs("sdk_import.ts");
+  await startOnce();
+  // The same start over raw JSON-RPC lines, with the server's own startup marks.
+  const rawSamples: StartupSample[] = [];
   const oursMs: number[] = [];
   const minimalMs: number[] = [];
   const grammarMs: number[] = [];
@@ -76,6 +80,7 @@ export async function benchColdStart(): Promise<SectionResult> {
     // Alternate who goes first so neither always follows the other's exit.
     if (run % 2 === 0) {
       oursMs.push(await coldStartMs(ours));
+      rawSamples.push(await startOnce());
       minimalMs.push(await coldStartMs(minimal));
       grammarMs.push(await coldStartMs(withGrammar));
       floorMs.push(await runMs("empty.ts"));
@@ -85,9 +90,12 @@ export async function benchColdStart(): Promise<SectionResult> {
       floorMs.push(await runMs("empty.ts"));
       grammarMs.push(await coldStartMs(withGrammar));
       minimalMs.push(await coldStartMs(minimal));
+      rawSamples.push(await startOnce());
       oursMs.push(await coldStartMs(ours));
     }
   }
+  const timeline = summarize(RUNS, rawSamples);
+  const markMs = (name: string) => timeline.marks.find((mark) => mark.mark === name)?.ms ?? NaN;
   const grammarMedian = median(grammarMs);
   const oursMedian = median(oursMs);
   const minimalMedian = median(minimalMs);
@@ -114,6 +122,27 @@ export async function benchColdStart(): Promise<SectionResult> {
       target: "—",
       met: null,
     }, {
+      figure: "cold start, raw JSON-RPC client: spawn to tools/list (median)",
+      ours: timeline.toolsListMs,
+      baseline: median(floorMs),
+      unit: "ms",
+      target: `< ${TARGET_MS} ms`,
+      met: timeline.toolsListMs < TARGET_MS,
+    }, {
+      figure: "startup: spawn to main() entered (runtime and module graph)",
+      ours: markMs("main"),
+      baseline: median(floorMs),
+      unit: "ms",
+      target: "—",
+      met: null,
+    }, {
+      figure: "startup: main() entered to serving (config, platform, app)",
+      ours: markMs("serving") - markMs("main"),
+      baseline: null,
+      unit: "ms",
+      target: "—",
+      met: null,
+    }, {
       figure: "cold start with the bash grammar (--blacklist rm), growth",
       ours: grammarMedian - oursMedian,
       baseline: null,
@@ -122,6 +151,9 @@ export async function benchColdStart(): Promise<SectionResult> {
       met: grammarMedian - oursMedian < 50,
     }],
     notes: [
+      `Startup timeline (scripts/bench/startup_timeline.ts: raw JSON-RPC lines, no SDK client; \`YIELDSHELL_STARTUP_TRACE=1\` marks of the server, ms since spawn, medians of ${RUNS}): ${
+        formatTimeline(timeline).slice(1).map((line) => line.trim().replace(/\s+/, " ")).join("; ")
+      }.`,
       `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -q -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport), the floor of any server on this SDK under Deno; its own baseline is \`deno run\` of scripts/bench/empty.ts (no imports), spawn to exit, and the import row is \`deno run\` of scripts/bench/sdk_import.ts (McpServer and StdioServerTransport imported, nothing run), spawn to exit, against the same floor.`,
     ],
   };

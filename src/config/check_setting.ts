@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type Config, SETTINGS } from "./schema.ts";
+import type { Zod } from "./setting.ts";
 
 /** A configuration problem that stops startup; the message is the whole report. */
 export class ConfigError extends Error {
@@ -64,17 +65,23 @@ export function describeIssue(
   return `Invalid ${label}: received ${show(received)}; expected ${expected}`;
 }
 
-/** Checks a candidate value of one setting against its schema. */
+/** Checks a candidate value of one setting against its schema (built with `zod`). */
 export function checkSetting<K extends keyof Config>(
   key: K,
   candidate: unknown,
-  source: ValueSource,
+  source: ValueSource & { zod: Zod | undefined },
 ): Checked<Config[K]> {
   const setting = SETTINGS[key];
-  const result = setting.schema.safeParse(candidate);
+  const result = setting.schema(requireZod(source.zod)).safeParse(candidate);
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
     error: describeIssue(result.error.issues[0], candidate, source, setting.expected),
   };
+}
+
+/** The zod namespace, which main.ts loads whenever a value is to be checked. */
+export function requireZod(zod: Zod | undefined): Zod {
+  if (zod === undefined) throw new Error("Cannot check a setting as zod was not loaded");
+  return zod;
 }

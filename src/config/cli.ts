@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import type { parseArgs } from "node:util";
 import { checkSetting, ConfigError } from "./check_setting.ts";
 import {
   COMMAND_OPTIONS,
@@ -8,6 +8,16 @@ import {
   SETTING_KEYS,
   SETTINGS,
 } from "./schema.ts";
+import type { Zod } from "./setting.ts";
+
+/** `parseArgs` of `node:util`, handed in: main.ts loads it only when there are arguments. */
+export type ArgvParser = typeof parseArgs;
+
+/** What reading a command line needs, handed in as main.ts loads them only when there is one. */
+export interface CliParsers {
+  parseArgs?: ArgvParser;
+  zod?: Zod;
+}
 
 /** What the command line asks for. */
 export type CliReading =
@@ -41,7 +51,13 @@ const PARSE_OPTIONS: Record<string, OptionSpec> = {
  * an unknown flag, a missing value, a positional argument or an invalid value throws
  * `ConfigError`.
  */
-export function readCli(argv: readonly string[]): CliReading {
+export function readCli(argv: readonly string[], parsers: CliParsers = {}): CliReading {
+  const { parseArgs, zod } = parsers;
+  // No arguments ask for nothing: the parser (Node's util, costly to load) is not needed.
+  if (argv.length === 0) return { kind: "settings", values: {}, configPath: undefined };
+  if (parseArgs === undefined) {
+    throw new Error("Cannot read the command line as its parser was not loaded");
+  }
   const { tokens } = parseArgs({
     args: [...argv],
     options: PARSE_OPTIONS,
@@ -58,7 +74,7 @@ export function readCli(argv: readonly string[]): CliReading {
   const values: Partial<Config> = {};
   for (const [flag, flagTexts] of texts) {
     const key = SETTING_BY_FLAG.get(flag);
-    if (key !== undefined) Object.assign(values, { [key]: flagSetting(key, flag, flagTexts) });
+    if (key !== undefined) Object.assign(values, { [key]: flagSetting(key, flag, flagTexts, zod) });
   }
   const configPath = texts.get(COMMAND_OPTIONS.config.flag)?.at(-1);
   if (configPath === "") {
@@ -122,10 +138,15 @@ function flagValue(token: OptionToken, expected: string): string {
 }
 
 /** Turns the texts of one setting's flag into its value, or throws. */
-function flagSetting(key: keyof Config, flag: string, texts: readonly string[]): unknown {
+function flagSetting(
+  key: keyof Config,
+  flag: string,
+  texts: readonly string[],
+  zod: Zod | undefined,
+): unknown {
   const candidate = fromText(SETTINGS[key].form ?? "text", texts);
   const received = isRepeatable(key) ? texts.join(",") : texts.at(-1);
-  const checked = checkSetting(key, candidate, { label: () => `--${flag}`, received });
+  const checked = checkSetting(key, candidate, { label: () => `--${flag}`, received, zod });
   if (!checked.ok) throw new ConfigError(checked.error);
   return checked.value;
 }

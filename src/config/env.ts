@@ -1,6 +1,7 @@
 import { parseBlockedSideEffects } from "../policy/side_effects.ts";
 import { type Checked, checkSetting, ConfigError } from "./check_setting.ts";
 import { type Config, fromText, SETTING_KEYS, SETTINGS } from "./schema.ts";
+import type { Zod } from "./setting.ts";
 
 /** Settings found in the environment, and the invalid values that were ignored. */
 export interface EnvReading {
@@ -12,6 +13,16 @@ export interface EnvReading {
 export interface ReadEnvOptions {
   /** Separator of path lists such as `YIELDSHELL_ALLOWED_CWDS`: `:` on POSIX, `;` on Windows. */
   pathListSeparator: ":" | ";";
+  /** The zod namespace; needed when a setting's variable is set ({@linkcode setsAnySetting}). */
+  zod?: Zod;
+}
+
+/** Whether `env` sets any setting's variable (an empty one counts as unset, as in `readEnv`). */
+export function setsAnySetting(env: Readonly<Record<string, string>>): boolean {
+  return SETTING_KEYS.some((key) => {
+    const name = SETTINGS[key].env;
+    return name !== undefined && env[name] !== undefined && env[name] !== "";
+  });
 }
 
 /**
@@ -50,7 +61,7 @@ function readVariable(
   options: ReadEnvOptions,
   warnings: string[],
 ): Checked<unknown> | undefined {
-  const source = { label: () => name, received: raw };
+  const source = { label: () => name, received: raw, zod: options.zod };
   const form = SETTINGS[key].form ?? "text";
   if (form !== "sideEffects") {
     return checkSetting(key, fromText(form, [raw], options.pathListSeparator), source);

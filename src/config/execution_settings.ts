@@ -85,7 +85,7 @@ export const EXECUTION_SETTINGS: Pick<
     flag: "max-processes-per-session",
     valueName: "n",
     form: "integer",
-    schema: positiveInteger.nullable(),
+    schema: (z) => positiveInteger(z).nullable(),
     expected: "a positive integer",
     default: () => null,
     description:

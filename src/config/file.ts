@@ -1,9 +1,10 @@
 import { errorText } from "../contract/error_text.ts";
 import type { parseDocument } from "yaml";
-import { z } from "zod";
-import { ConfigError, describeIssue, describePath, show } from "./check_setting.ts";
+import type { z } from "zod";
+import { ConfigError, describeIssue, describePath, requireZod, show } from "./check_setting.ts";
 import { nearestName } from "./nearest_name.ts";
 import { type Config, SETTING_KEYS, SETTINGS } from "./schema.ts";
+import type { Zod } from "./setting.ts";
 
 /** Settings found in a config file, and the parser's warnings. */
 export interface FileReading {
@@ -21,19 +22,30 @@ const FILE_KEY_SPELLINGS = new Map(
   }),
 );
 
-/** The file's shape: every setting optional under its snake_case key, and nothing else. */
-const FILE_SCHEMA = z.strictObject(
-  Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema])),
-).partial();
+/**
+ * The file's shape: every setting optional under its snake_case key, and nothing else. Built
+ * when a file is read (once per process): building it costs milliseconds at every start.
+ */
+function fileSchema(z: Zod) {
+  return z.strictObject(
+    Object.fromEntries(SETTING_KEYS.map((key) => [SETTINGS[key].fileKey, SETTINGS[key].schema(z)])),
+  ).partial();
+}
 
 /** The `yaml` package's parser; main.ts loads the package only when a config file is named. */
 export type YamlParser = typeof parseDocument;
+
+/** What reading a config file needs (main.ts loads both only when a file is named). */
+export interface FileParsers {
+  parseYaml: YamlParser;
+  zod: Zod | undefined;
+}
 
 /** Reads and checks a YAML or JSON config file; any problem throws `ConfigError` naming `path`. */
 export function readConfigFile(
   path: string,
   readFile: (path: string) => string,
-  parseYaml: YamlParser,
+  parsers: FileParsers,
 ): FileReading {
   let text: string;
   try {
@@ -41,12 +53,12 @@ export function readConfigFile(
   } catch (error) {
     throw new ConfigError(`Cannot read config file ${path}: ${errorText(error)}`);
   }
-  return parseConfigText(text, path, parseYaml);
+  return parseConfigText(text, path, parsers);
 }
 
 /** Parses and checks the text of a config file; `path` is only used in messages. */
-export function parseConfigText(text: string, path: string, parseYaml: YamlParser): FileReading {
-  const document = parseYaml(text);
+export function parseConfigText(text: string, path: string, parsers: FileParsers): FileReading {
+  const document = parsers.parseYaml(text);
   const [firstError] = document.errors;
   if (firstError !== undefined) {
     throw new ConfigError(`Cannot parse config file ${path}: ${firstLine(firstError.message)}`);
@@ -65,7 +77,7 @@ export function parseConfigText(text: string, path: string, parseYaml: YamlParse
       `Config file ${path} must hold a mapping of settings (key: value); received ${show(data)}`,
     );
   }
-  const result = FILE_SCHEMA.safeParse(data);
+  const result = fileSchema(requireZod(parsers.zod)).safeParse(data);
   if (!result.success) throw new ConfigError(describeFailure(result.error.issues, data, path));
   const values: Partial<Config> = {};
   for (const [fileKey, value] of Object.entries(result.data)) {

@@ -1,4 +1,4 @@
-export { resolveConfig } from "./resolve.ts";
+export { checksValues, resolveConfig } from "./resolve.ts";
 export type { Resolution, ResolveInput } from "./resolve.ts";
 export type { Config } from "./schema.ts";
 export { helpText } from "./help.ts";

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { DEFAULT_BLOCKED_SIDE_EFFECTS, SIDE_EFFECTS } from "../policy/side_effects.ts";
 import type { Settings } from "./setting.ts";
 import { pattern, PATTERN_EXPECTED } from "./value_schemas.ts";
@@ -47,7 +46,7 @@ export const POLICY_SETTINGS: Pick<
     flag: "blocked-side-effects",
     valueName: "names",
     form: "sideEffects",
-    schema: z.array(z.enum(SIDE_EFFECTS)).transform((names) => [...new Set(names)]),
+    schema: (z) => z.array(z.enum(SIDE_EFFECTS)).transform((names) => [...new Set(names)]),
     expected: `a list of side-effect names (case-sensitive): ${
       [...SIDE_EFFECTS].sort().join(", ")
     }`,

@@ -1,12 +1,13 @@
 import { ConfigError } from "./check_setting.ts";
-import { readCli } from "./cli.ts";
-import { readEnv } from "./env.ts";
+import { type ArgvParser, readCli } from "./cli.ts";
+import { readEnv, setsAnySetting } from "./env.ts";
 import { type FileReading, readConfigFile, type YamlParser } from "./file.ts";
 import { helpText } from "./help.ts";
 import { foldTabShellSettings, settingLayers } from "./tab_shell_fold.ts";
 import { isLoopbackHost } from "../policy/loopback.ts";
 import { checkCwd, resolvePath } from "../policy/cwd.ts";
 import { COMMAND_OPTIONS, type Config, defaultConfig } from "./schema.ts";
+import type { Zod } from "./setting.ts";
 
 /** Everything `resolveConfig` needs from the process; `main.ts` gathers it. */
 export interface ResolveInput {
@@ -34,6 +35,25 @@ export interface ResolveInput {
    * package on demand so that a server without a config file starts faster.
    */
   parseYaml?: YamlParser;
+  /**
+   * `parseArgs` of `node:util`, needed only when `argv` is not empty; main.ts imports it on
+   * demand, as loading Node's util costs milliseconds at every start.
+   */
+  parseArgs?: ArgvParser;
+  /**
+   * The zod namespace, needed only when a value is to be checked ({@linkcode checksValues});
+   * main.ts imports the package only then, as loading it costs milliseconds at every start.
+   */
+  zod?: Zod;
+}
+
+/**
+ * Whether resolving `input` checks any value (so needs `zod`): any argument, a setting's
+ * variable or a config file named by `YIELDSHELL_CONFIG`.
+ */
+export function checksValues(input: Pick<ResolveInput, "argv" | "env">): boolean {
+  return input.argv.length > 0 || Boolean(input.env[COMMAND_OPTIONS.config.env]) ||
+    setsAnySetting(input.env);
 }
 
 /** What the process should do: serve with a config, print help or version, or fail. */
@@ -57,15 +77,19 @@ export function resolveConfig(input: ResolveInput): Resolution {
 }
 
 function resolve(input: ResolveInput): Resolution {
-  const cli = readCli(input.argv);
+  const { zod } = input;
+  const cli = readCli(input.argv, { parseArgs: input.parseArgs, zod });
   if (cli.kind === "help") return { kind: "help", text: helpText() };
   if (cli.kind === "version") return { kind: "version", text: `yieldshell ${input.version}` };
 
-  const env = readEnv(input.env, { pathListSeparator: input.pathListSeparator });
+  const env = readEnv(input.env, { pathListSeparator: input.pathListSeparator, zod });
   const configPath = cli.configPath ?? (input.env[COMMAND_OPTIONS.config.env] || undefined);
   const file: FileReading = configPath === undefined
     ? { values: {}, warnings: [] }
-    : readConfigFile(configPath, input.readFile, requireParser(input.parseYaml));
+    : readConfigFile(configPath, input.readFile, {
+      parseYaml: requireParser(input.parseYaml),
+      zod,
+    });
 
   const config: Config = {
     ...defaultConfig(input.cwd),

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { SANDBOX_MODES, UNCONFINABLE_SIDE_EFFECTS } from "../policy/sandbox_profile.ts";
 import type { SideEffect } from "../policy/side_effects.ts";
 import type { Settings } from "./setting.ts";
@@ -10,7 +9,7 @@ export const SANDBOX_SETTINGS: Pick<Settings, "sandbox" | "allowUnconfined"> = {
     env: "YIELDSHELL_SANDBOX",
     flag: "sandbox",
     valueName: "off|declared|strict",
-    schema: z.enum(SANDBOX_MODES),
+    schema: (z) => z.enum(SANDBOX_MODES),
     expected: "off, declared or strict",
     default: () => "off",
     description:
@@ -22,8 +21,9 @@ export const SANDBOX_SETTINGS: Pick<Settings, "sandbox" | "allowUnconfined"> = {
     flag: "allow-unconfined",
     valueName: "names",
     form: "commaList",
-    schema: z.array(z.enum(UNCONFINABLE_SIDE_EFFECTS as [SideEffect, ...SideEffect[]]))
-      .transform((names) => [...new Set(names)]),
+    schema: (z) =>
+      z.array(z.enum(UNCONFINABLE_SIDE_EFFECTS as [SideEffect, ...SideEffect[]]))
+        .transform((names) => [...new Set(names)]),
     expected: `a list of side effects the sandbox cannot confine: ${
       UNCONFINABLE_SIDE_EFFECTS.join(", ")
     }`,

@@ -5,6 +5,13 @@ import type { SandboxMode } from "../policy/sandbox_profile.ts";
 import type { ToolProfile } from "../contract/tab_shell.ts";
 import type { SideEffect } from "../policy/side_effects.ts";
 
+/**
+ * The zod namespace, handed to the schema builders: main.ts loads the package only when a value
+ * is to be checked (a flag, a setting's variable or a config file), as loading it costs
+ * milliseconds at every start.
+ */
+export type Zod = typeof z;
+
 /** The resolved server configuration: the contract's limits, and everything around them. */
 export interface Config extends Limits {
   /** Working directory for commands that pass no cwd. */
@@ -96,8 +103,8 @@ export interface Setting<T> {
   valueName: string;
   /** How variable and flag text is read. @default {"text"} */
   form?: TextForm;
-  /** Validates (and normalizes) a value from any source. */
-  schema: z.ZodType<T>;
+  /** Builds the schema that validates (and normalizes) a value from any source (on use: zod schemas cost time to build). */
+  schema: (zod: Zod) => z.ZodType<T>;
   /** What is allowed, for error messages: "a positive integer". */
   expected: string;
   /** The default; `cwd` is the directory the server starts in. */

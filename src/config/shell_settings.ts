@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Settings } from "./setting.ts";
 import { nameList, optionalText, positiveInteger } from "./value_schemas.ts";
 
@@ -59,7 +58,7 @@ export const SHELL_SETTINGS: Pick<
     env: "YIELDSHELL_TRUNCATION",
     flag: "truncation",
     valueName: "head|tail",
-    schema: z.enum(["head", "tail"]),
+    schema: (z) => z.enum(["head", "tail"]),
     expected: "head or tail",
     default: () => "head",
     // Left out of config.example.yaml: the tab-shell tools keep their own default while unset.
@@ -70,7 +69,7 @@ export const SHELL_SETTINGS: Pick<
   nonInteractiveEnv: {
     fileKey: "non_interactive_env",
     valueName: "map",
-    schema: z.record(z.string().regex(/^[^=\0]+$/), z.string()),
+    schema: (z) => z.record(z.string().regex(/^[^=\0]+$/), z.string()),
     expected: 'a map of variable names to string values (quote numbers and booleans: "0")',
     default: () => ({
       GIT_TERMINAL_PROMPT: "0",

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Settings } from "./setting.ts";
 import { optionalText, positiveInteger } from "./value_schemas.ts";
 
@@ -12,9 +11,10 @@ export const SPOOL_SETTINGS: Pick<
     env: "YIELDSHELL_SPOOL",
     flag: "spool",
     valueName: "on|off",
-    schema: z.union([z.enum(["on", "off"]), z.boolean()]).transform((value) =>
-      value === true ? "on" : value === false ? "off" : value
-    ),
+    schema: (z) =>
+      z.union([z.enum(["on", "off"]), z.boolean()]).transform((value) =>
+        value === true ? "on" : value === false ? "off" : value
+      ),
     expected: "on or off",
     default: () => "on",
     description:

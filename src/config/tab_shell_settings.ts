@@ -1,12 +1,11 @@
-import { z } from "zod";
-import type { Settings } from "./setting.ts";
+import type { Settings, Zod } from "./setting.ts";
 import { positiveInteger } from "./value_schemas.ts";
 
 /** A decimal number as flags spell it: `60`, `2.5`, `.5`, `1e3`. */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Seconds as tab-shell-mcp took them (a float), from a number or a flag's text; null: unset. */
-function seconds(minimum: "positive" | "nonNegative") {
+function seconds(z: Zod, minimum: "positive" | "nonNegative") {
   const number = z.number();
   return z.preprocess(
     (value) => typeof value === "string" && DECIMAL.test(value.trim()) ? Number(value) : value,
@@ -15,8 +14,10 @@ function seconds(minimum: "positive" | "nonNegative") {
 }
 
 /** tab-shell-mcp's truncation names, trimmed and lower-cased as it did; null: unset. */
-const truncationMode = z.string().transform((text) => text.trim().toLowerCase())
-  .pipe(z.enum(["head", "tail"])).nullable();
+function truncationMode(z: Zod) {
+  return z.string().transform((text) => text.trim().toLowerCase())
+    .pipe(z.enum(["head", "tail"])).nullable();
+}
 
 /**
  * The tool profile, and tab-shell-mcp's own flags and config keys with its units. Its names of
@@ -37,7 +38,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     env: "YIELDSHELL_TOOLS",
     flag: "tools",
     valueName: "yieldshell|tab-shell|both",
-    schema: z.enum(["yieldshell", "tab-shell", "both"]),
+    schema: (z) => z.enum(["yieldshell", "tab-shell", "both"]),
     expected: "yieldshell, tab-shell or both",
     default: () => "yieldshell",
     description:
@@ -59,7 +60,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     fileKey: "default_timeout",
     flag: "timeout",
     valueName: "seconds",
-    schema: seconds("positive"),
+    schema: (z) => seconds(z, "positive"),
     expected: "a positive number of seconds",
     default: () => null,
     defaultText: "30 for execute_shell_command, the default_timeout_ms of execute otherwise",
@@ -81,7 +82,7 @@ export const TAB_SHELL_SETTINGS: Pick<
     fileKey: "completed_task_ttl",
     flag: "completed-task-ttl",
     valueName: "seconds",
-    schema: seconds("nonNegative"),
+    schema: (z) => seconds(z, "nonNegative"),
     expected: "a non-negative number of seconds",
     default: () => null,
     defaultText: "process_retention_ms",
@@ -91,7 +92,7 @@ export const TAB_SHELL_SETTINGS: Pick<
   keepaliveInterval: {
     fileKey: "keepalive_interval",
     valueName: "seconds",
-    schema: seconds("positive"),
+    schema: (z) => seconds(z, "positive"),
     expected: "a positive number of seconds",
     default: () => null,
     defaultText: "keepalive_interval_ms",

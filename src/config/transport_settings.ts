@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Settings } from "./setting.ts";
 import {
   authToken,
@@ -25,9 +24,10 @@ export const TRANSPORT_SETTINGS: Pick<
     env: "YIELDSHELL_TRANSPORT",
     flag: "transport",
     valueName: "stdio|http",
-    schema: z.enum(["stdio", "http", "streamable-http"]).transform((name) =>
-      name === "streamable-http" ? "http" : name
-    ),
+    schema: (z) =>
+      z.enum(["stdio", "http", "streamable-http"]).transform((name) =>
+        name === "streamable-http" ? "http" : name
+      ),
     expected: 'stdio or http ("streamable-http" also means http)',
     default: () => "stdio",
     description:
@@ -38,7 +38,7 @@ export const TRANSPORT_SETTINGS: Pick<
     env: "YIELDSHELL_HOST",
     flag: "host",
     valueName: "address",
-    schema: z.string().regex(/^\S+$/),
+    schema: (z) => z.string().regex(/^\S+$/),
     expected: "a host name or IP address",
     default: () => "127.0.0.1",
     description:
@@ -50,7 +50,7 @@ export const TRANSPORT_SETTINGS: Pick<
     flag: "port",
     valueName: "port",
     form: "integer",
-    schema: z.int().min(0).max(65_535),
+    schema: (z) => z.int().min(0).max(65_535),
     expected: "an integer from 0 to 65535",
     default: () => 8000,
     description: "Port of the HTTP transport; 0 picks a free port.",
@@ -72,7 +72,7 @@ export const TRANSPORT_SETTINGS: Pick<
     flag: "allowed-origin",
     valueName: "origin",
     form: "commaList",
-    schema: z.array(origin),
+    schema: (z) => z.array(origin(z)),
     expected: "origins such as https://example.com:8443 (scheme, host and port only)",
     default: () => [],
     description:
@@ -107,7 +107,7 @@ export const TRANSPORT_SETTINGS: Pick<
     flag: "request-read-timeout-ms",
     valueName: "ms",
     form: "integer",
-    schema: z.int().min(1).max(MAX_REQUEST_READ_TIMEOUT_MS),
+    schema: (z) => z.int().min(1).max(MAX_REQUEST_READ_TIMEOUT_MS),
     expected: `an integer from 1 to ${MAX_REQUEST_READ_TIMEOUT_MS} (one day)`,
     default: () => 30_000,
     description:

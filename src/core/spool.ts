@@ -1,5 +1,10 @@
 import { ExecutionSpool } from "./execution_spool.ts";
-import { closeQuietly, prepareDirectory, removeQuietly } from "./spool_directory.ts";
+import {
+  closeQuietly,
+  prepareDirectory,
+  removeQuietly,
+  removeStaleDirectories,
+} from "./spool_directory.ts";
 import type { SpoolSegment } from "./spool_segment.ts";
 import type { DiskSpace, SpoolDisk, SpoolFile } from "./spool_port.ts";
 import { PAGE_BLOCK_BYTES } from "./stream_spool_options.ts";
@@ -33,6 +38,12 @@ export interface SpoolOptions {
   spaceProbeBytes?: number;
   /** Most segment files open at once (least recently used ones are closed). @default 64 */
   maxOpenFiles?: number;
+  /**
+   * Leaves the directories of dead servers and the first free-space measurement to
+   * {@linkcode Spool.housekeep} (the server calls it after startup; the first execution
+   * measures the space if it has not been yet). @default false: both at once
+   */
+  deferHousekeeping?: boolean;
   /** Spacing of each segment's in-memory index. @default 64 KiB */
   checkpointBytes?: number;
   /** Staging buffer of each stream; larger appends are written directly. @default 128 KiB */
@@ -55,8 +66,8 @@ export class Spool {
   readonly root: string;
   /** This process's directory, or null when the spool is unusable. */
   readonly directory: string | null;
-  /** Directories of dead servers removed at start. */
-  readonly staleRemoved: readonly string[];
+  #staleRemoved: readonly string[] | null = null;
+  #owner: number | null;
   #problem: string | null;
   #options: SpoolOptions;
   #segmentBytes: number;
@@ -74,23 +85,45 @@ export class Spool {
 
   private constructor(
     options: SpoolOptions,
-    opened: { directory: string | null; problem: string | null; staleRemoved: string[] },
+    opened: { directory: string | null; problem: string | null; owner: number | null },
   ) {
     this.#options = options;
     this.root = options.root;
     this.directory = opened.directory;
     this.#problem = opened.problem;
-    this.staleRemoved = opened.staleRemoved;
+    this.#owner = opened.owner;
     const { maxStreamBytes, segmentBytes } = options;
     this.#segmentBytes = segmentBytes ??
       Math.min(64 * MIB, Math.max(MIB, Math.floor(maxStreamBytes / 16)));
   }
 
-  /** Makes this server's directory and removes those of dead servers; starts measuring space. */
+  /**
+   * Makes this server's directory; unless `deferHousekeeping`, also removes those of dead
+   * servers and starts measuring space ({@linkcode Spool.housekeep}).
+   */
   static open(options: SpoolOptions): Spool {
     const spool = new Spool(options, prepareDirectory(options));
-    if (spool.directory !== null) spool.refreshSpace();
+    if (!options.deferHousekeeping) spool.housekeep();
     return spool;
+  }
+
+  /**
+   * Removes the directories of dead servers and starts measuring free space, once; returns the
+   * directories removed (also on later calls).
+   */
+  housekeep(): readonly string[] {
+    if (this.#staleRemoved !== null) return this.#staleRemoved;
+    this.#staleRemoved = [];
+    if (this.directory === null || this.#closed) return this.#staleRemoved;
+    const { disk, root, pid } = this.#options;
+    this.#staleRemoved = removeStaleDirectories({ disk, root, pid, owner: this.#owner });
+    if (this.#probedAt === -Infinity) this.refreshSpace();
+    return this.#staleRemoved;
+  }
+
+  /** Directories of dead servers removed by {@linkcode Spool.housekeep} (empty before it). */
+  get staleRemoved(): readonly string[] {
+    return this.#staleRemoved ?? [];
   }
 
   /** Why output is not spooled, or null while it is. */
@@ -120,6 +153,8 @@ export class Spool {
 
   /** The spool of one new execution (its directory is made when it first writes). */
   forExecution(): ExecutionSpool {
+    // Deferred housekeeping has not measured the disk yet: the first execution does.
+    if (this.#probedAt === -Infinity) void this.refreshSpace();
     const name = String(this.#nextExecution++);
     const directory = this.directory === null || this.#closed
       ? null

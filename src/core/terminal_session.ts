@@ -4,11 +4,15 @@ import {
   detectAwaitingInput,
   isSecretInput,
 } from "../terminal/awaiting_input.ts";
+import type * as Screen from "../terminal/terminal_screen.ts";
 import type { ScreenSnapshot, TerminalScreen } from "../terminal/terminal_screen.ts";
 import { SecretInputs, TTY_INPUT_SECRET } from "../terminal/secret_inputs.ts";
 import type { GrowingRedaction } from "./growing_redaction.ts";
 import type { OutputLog } from "./output_log.ts";
 import type { TerminalState, TerminalTree } from "./terminal_port.ts";
+
+/** The terminal emulator's module (xterm), imported on first use; see `#newScreen`. */
+const SCREEN_MODULE = "../terminal/terminal_screen.ts";
 
 /** Most bytes fed to the screen per log read while it catches up. */
 const FEED_CHUNK_BYTES = 1 << 20;
@@ -147,7 +151,8 @@ export class TerminalSession implements Disposable {
 
   async #newScreen(): Promise<TerminalScreen> {
     // Loaded on first use: a server that never shows a screen does not pay for the emulator.
-    const { TerminalScreen } = await import("../terminal/terminal_screen.ts");
+    // A computed specifier: Deno does not read the emulator's modules at startup either.
+    const { TerminalScreen }: typeof Screen = await import(SCREEN_MODULE);
     const screen = new TerminalScreen(this.#size);
     if (this.#disposed) screen[Symbol.dispose]();
     else this.#screen = screen;

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
+import { readCli } from "../../src/config/cli.ts";
 import { configOf, errorOf, resolve } from "./fixture.ts";
 
 Deno.test("flags fill their settings", () => {
@@ -187,4 +189,12 @@ Deno.test("empty --shell and --auth-token mean none, overriding the environment"
   });
   assert.equal(config.shell, null);
   assert.equal(config.authToken, null);
+});
+
+Deno.test("no arguments read as the parser reads none, without loading the parser", () => {
+  assert.deepEqual(readCli([]), readCli([], { parseArgs }));
+  assert.deepEqual(readCli([]), { kind: "settings", values: {}, configPath: undefined });
+  assert.throws(() => readCli(["--port", "1"]), {
+    message: "Cannot read the command line as its parser was not loaded",
+  });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { Config } from "../../src/config/mod.ts";
+import { checksValues, type Config } from "../../src/config/mod.ts";
+import { SETTING_KEYS, SETTINGS } from "../../src/config/schema.ts";
 import { configOf, errorOf, warningsOf } from "./fixture.ts";
 
 const DEFAULT_BLOCKED = [
@@ -222,4 +223,18 @@ Deno.test("YIELDSHELL_ALLOWED_CWDS splits on the platform's separator", async (t
   await t.step("YIELDSHELL_DEFAULT_CWD is taken as is", () => {
     assert.equal(configOf({ env: { YIELDSHELL_DEFAULT_CWD: "rel/dir" } }).defaultCwd, "rel/dir");
   });
+});
+
+Deno.test("checksValues: zod is needed for any argument, setting variable or config file", () => {
+  const variables = SETTING_KEYS.flatMap((key) => SETTINGS[key].env ?? []);
+  assert.ok(variables.length > 30, `${variables.length} variables`);
+  for (const name of [...variables, "YIELDSHELL_CONFIG"]) {
+    assert.equal(checksValues({ argv: [], env: { [name]: "x" } }), true, name);
+    assert.equal(checksValues({ argv: [], env: { [name]: "" } }), false, `${name} empty`);
+  }
+  assert.equal(
+    checksValues({ argv: [], env: { HOME: "/root", YIELDSHELL_STARTUP_TRACE: "1" } }),
+    false,
+  );
+  assert.equal(checksValues({ argv: ["--help"], env: {} }), true);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { exampleConfigYaml } from "../../src/config/example.ts";
 import { parseDocument } from "yaml";
+import { z } from "zod";
 import { parseConfigText } from "../../src/config/file.ts";
 import { defaultConfig, SETTING_KEYS, SETTINGS } from "../../src/config/schema.ts";
 import { configOf, CWD } from "./fixture.ts";
@@ -20,7 +21,10 @@ Deno.test("config.example.yaml", async (t) => {
   await t.step(
     "sets every key to its default, except those whose default depends (commented out)",
     () => {
-      const { values, warnings } = parseConfigText(text, "config.example.yaml", parseDocument);
+      const { values, warnings } = parseConfigText(text, "config.example.yaml", {
+        parseYaml: parseDocument,
+        zod: z,
+      });
       assert.deepEqual(warnings, []);
       const defaults = defaultConfig(CWD);
       for (const key of SETTING_KEYS) {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
-import { type Config, type Resolution, resolveConfig } from "../../src/config/mod.ts";
+import { z } from "zod";
+import { checksValues, type Config, type Resolution, resolveConfig } from "../../src/config/mod.ts";
 
 /** The directory the fake server starts in. */
 export const CWD = "/srv/start";
@@ -24,6 +26,10 @@ export function resolve(startup: FakeStartup = {}): Resolution {
     pathListSeparator,
     version: "9.8.7",
     parseYaml: parseDocument,
+    parseArgs,
+    // As main.ts: zod only when checksValues says a value will be checked, so every test here
+    // also proves that it says so whenever one is.
+    zod: checksValues({ argv, env }) ? z : undefined,
     readFile: (path) => {
       if (Object.hasOwn(files, path)) return files[path];
       throw new Error(`No such file or directory (os error 2): readfile '${path}'`);

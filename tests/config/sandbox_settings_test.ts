@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
+import { z } from "zod";
 import { readCli } from "../../src/config/cli.ts";
 import { readEnv } from "../../src/config/env.ts";
 import { parseConfigText } from "../../src/config/file.ts";
@@ -7,17 +9,17 @@ import type { Config } from "../../src/config/schema.ts";
 import { configOf, errorOf, warningsOf } from "./fixture.ts";
 
 function fromFlags(...argv: string[]): Partial<Config> {
-  const reading = readCli(argv);
+  const reading = readCli(argv, { parseArgs, zod: z });
   assert.equal(reading.kind, "settings");
   return (reading as Extract<typeof reading, { kind: "settings" }>).values;
 }
 
 function fromEnv(env: Record<string, string>): Partial<Config> {
-  return readEnv(env, { pathListSeparator: ":" }).values;
+  return readEnv(env, { pathListSeparator: ":", zod: z }).values;
 }
 
 function fromFile(text: string): Partial<Config> {
-  return parseConfigText(text, "c.yaml", parseDocument).values;
+  return parseConfigText(text, "c.yaml", { parseYaml: parseDocument, zod: z }).values;
 }
 
 Deno.test("sandbox: off by default, declared or strict from flag, variable or file", async (t) => {

@@ -191,6 +191,42 @@ Deno.test("a closed spool deletes its directory and later executions stay in mem
   });
 });
 
+posix.test("deferred housekeeping leaves dead servers' directories until housekeep()", async () => {
+  await withRoot(async (root) => {
+    const dead = new Deno.Command("true").spawn();
+    await dead.status;
+    Deno.mkdirSync(`${root}/${dead.pid}/1`, { recursive: true });
+    let probes = 0;
+    const counting = { ...disk, space: () => (probes++, Promise.resolve(null)) };
+    await using spool = open(root, { disk: counting, deferHousekeeping: true });
+    assert.equal(spool.problem, null);
+    assert.deepEqual([...Deno.readDirSync(`${root}/${Deno.pid}`)], [], "ours is made at once");
+    assert.deepEqual(spool.staleRemoved, []);
+    assert.equal(probes, 0, "no free-space probe before housekeeping");
+    assert.ok(Deno.statSync(`${root}/${dead.pid}`).isDirectory, "the dead one is still there");
+    assert.deepEqual(spool.housekeep(), [`${root}/${dead.pid}`]);
+    assert.throws(() => Deno.statSync(`${root}/${dead.pid}`), Deno.errors.NotFound);
+    assert.equal(probes, 1, "housekeeping measures the space");
+    assert.deepEqual(spool.housekeep(), [`${root}/${dead.pid}`], "once; the same answer again");
+    assert.deepEqual(spool.staleRemoved, [`${root}/${dead.pid}`]);
+    assert.equal(probes, 1);
+  });
+});
+
+Deno.test("with housekeeping deferred, the first execution measures the free space", async () => {
+  await withRoot(async (root) => {
+    let probes = 0;
+    const counting = { ...disk, space: () => (probes++, Promise.resolve(null)) };
+    await using spool = open(root, { disk: counting, deferHousekeeping: true });
+    assert.equal(probes, 0);
+    spool.forExecution();
+    assert.equal(probes, 1);
+    spool.forExecution();
+    spool.housekeep();
+    assert.equal(probes, 1, "measured once until more is written");
+  });
+});
+
 posix.test("stale spool directories of dead servers are removed at start, live ones kept", async () => {
   await withRoot(async (root) => {
     const dead = new Deno.Command("true").spawn();

@@ -108,18 +108,30 @@ Deno.test("spool: off keeps today's memory-only view", posixOnly, async () => {
 });
 
 Deno.test(
-  "the spool is removed on cleanup, reap and shutdown; stale spools at start",
+  "the spool is removed on cleanup, reap and shutdown; stale spools just after start",
   posixOnly,
   async () => {
     const dead = new Deno.Command("true").spawn();
     await dead.status;
-    const stale = `${SPOOL_ROOT}/${dead.pid}`;
+    // A root of its own (inside the server's write grant): servers of other tests, which share
+    // the default root, would otherwise race this one to the stale directory.
+    const spoolRoot = `${SPOOL_ROOT}/e2e-${crypto.randomUUID()}`;
+    const stale = `${spoolRoot}/${dead.pid}`;
     await Deno.mkdir(`${stale}/1`, { recursive: true, mode: 0o700 });
+    await Deno.chmod(spoolRoot, 0o700);
     await Deno.writeTextFile(`${stale}/1/stdout-000001.seg`, "old");
-    const session = await startServer({ env: { YIELDSHELL_MAX_RETAINED_PROCESSES: "1" } });
+    const session = await startServer({
+      env: { YIELDSHELL_MAX_RETAINED_PROCESSES: "1", YIELDSHELL_SPOOL_DIR: spoolRoot },
+    });
     try {
-      assert.equal(await exists(stale), false, "a dead server's spool is removed at start");
-      const own = `${SPOOL_ROOT}/${session.pid}`;
+      // Housekeeping waits until the server is serving, so initialize is not delayed by it.
+      await eventually(async () => !(await exists(stale)), 20_000, "the dead server's spool gone");
+      await eventually(
+        () => session.stderr().includes(`spool directory of a server that is gone: ${stale}`),
+        20_000,
+        "the removal logged",
+      );
+      const own = `${spoolRoot}/${session.pid}`;
       const big = { command: "seq 1 400000", side_effects: ["NONE"] };
       await session.call("execute", big);
       const dirs = async () => {
@@ -140,6 +152,7 @@ Deno.test(
       assert.equal(await exists(own), false, "shutdown deleted the server's spool");
     } finally {
       await session[Symbol.asyncDispose]();
+      await Deno.remove(spoolRoot, { recursive: true });
     }
   },
 );

@@ -63,6 +63,10 @@ Deno.test("the layer check fails on probes that break the import direction", asy
       'import type { Config } from "../config/mod.ts";\nexport type P = Config;\n',
       /src\/transports\/probe_config\.ts: transports may not import config\/mod\.ts/,
     ],
+    "src/core/probe_lazy.ts": [
+      'const CWD_MODULE = "../policy/cwd.ts";\nexport const probe = () => import(CWD_MODULE);\n',
+      /src\/core\/probe_lazy\.ts: core may not import policy\/cwd\.ts/,
+    ],
     "src/contract/probe_core.ts": [
       'import type { Clock } from "../core/clock.ts";\nexport type P = Clock;\n',
       /src\/contract\/probe_core\.ts: contract may not import core\/clock\.ts/,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
+import { lazyImportsOf } from "../../scripts/lazy_imports.ts";
 import {
   denortCachePath,
   denortUrl,
@@ -138,6 +139,25 @@ Deno.test("--net-host adds bind addresses after loopback", async (t) => {
       });
     });
   }
+});
+
+Deno.test("every module imported through a named specifier is included in the binary", () => {
+  const lazy = new Set<string>();
+  const scan = (file: URL) => {
+    for (const specifier of lazyImportsOf(Deno.readTextFileSync(file))) {
+      lazy.add(new URL(specifier, file).pathname.slice(ROOT.pathname.length));
+    }
+  };
+  const walk = (dir: URL) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory) walk(new URL(`${entry.name}/`, dir));
+      else if (entry.name.endsWith(".ts")) scan(new URL(entry.name, dir));
+    }
+  };
+  walk(new URL("src/", ROOT));
+  scan(new URL("main.ts", ROOT));
+  assert.ok(lazy.size > 0, "no lazy import found: the scan is broken");
+  for (const path of lazy) assert.ok(INCLUDES.includes(path), `${path} is not in INCLUDES`);
 });
 
 Deno.test("the included files exist in the installed packages", () => {

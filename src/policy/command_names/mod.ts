@@ -9,6 +9,7 @@
  */
 import type { Decision } from "../decision.ts";
 import { readsBash } from "../shell_grammar.ts";
+import type * as Parser from "./bash_parser.ts";
 import type { BashParser, BashParserOptions } from "./bash_parser.ts";
 import type * as Check from "./check_command_names.ts";
 import type * as Shell from "./check_shell.ts";
@@ -37,12 +38,20 @@ export interface CommandNamesApi {
   extractCommandNames: typeof Extract.extractCommandNames;
 }
 
+// The lazy modules are named by constants, not literals: Deno builds the module graph of every
+// literal `import()` at startup (reading forty files a server without a list never runs), but
+// not of a computed one. scripts/compile_plan.ts includes them in the binary.
+const CHECK_MODULE = "./check_command_names.ts";
+const SHELL_MODULE = "./check_shell.ts";
+const EXTRACT_MODULE = "./extract_command_names.ts";
+const PARSER_MODULE = "./bash_parser.ts";
+
 /** Loads the checker (its forty modules are not needed until a list is configured). */
 export async function loadCommandNames(): Promise<CommandNamesApi> {
-  const [check, shell, extract] = await Promise.all([
-    import("./check_command_names.ts"),
-    import("./check_shell.ts"),
-    import("./extract_command_names.ts"),
+  const [check, shell, extract]: [typeof Check, typeof Shell, typeof Extract] = await Promise.all([
+    import(CHECK_MODULE),
+    import(SHELL_MODULE),
+    import(EXTRACT_MODULE),
   ]);
   return {
     checkCommandNames: check.checkCommandNames,
@@ -57,7 +66,7 @@ export async function loadCommandNames(): Promise<CommandNamesApi> {
  * on demand, so that a server without a list never loads the runtime.
  */
 export async function loadBashParser(options: BashParserOptions = {}): Promise<BashParser> {
-  const { BashParser } = await import("./bash_parser.ts");
+  const { BashParser }: typeof Parser = await import(PARSER_MODULE);
   return await BashParser.load(options);
 }
 
