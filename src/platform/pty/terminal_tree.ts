@@ -59,15 +59,18 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
       void pty.close();
     },
     resize: (cols, rows) => pty.resize(cols, rows),
-    state() {
-      try {
-        const { echo, canonical } = pty.state();
-        return { echo, canonical };
-      } catch {
-        return null; // Closed: nothing reads the terminal any more.
-      }
-    },
+    state: () => terminalState(pty),
   };
+}
+
+/** The terminal's echo and line modes, or null once it is closed. */
+function terminalState(pty: PtyProcess): ReturnType<TerminalTree["state"]> {
+  try {
+    const { echo, canonical } = pty.state();
+    return { echo, canonical };
+  } catch {
+    return null; // Closed: nothing reads the terminal any more.
+  }
 }
 
 /** Ends a poll's wait early; each wake starts a fresh wait. */
