@@ -170,10 +170,13 @@ export class NameCollector implements Collector {
       case "subscript":
         return readSubscript(node, context);
       case "concatenation":
-        if (splitWord(node)) {
-          this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
-        }
-        return;
+        return this.#concatenation(node);
+    }
+  }
+
+  #concatenation(node: SyntaxNode): void {
+    if (splitWord(node)) {
+      this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
     }
   }
 
