@@ -248,28 +248,42 @@ posix.test("a spool directory that cannot be used leaves output in memory, with 
 
 posix.test("without write permission the server keeps output in memory and says why", async () => {
   await withRoot(async (root) => {
-    const script = `${root}/probe.ts`;
-    const src = new URL("../../src/", import.meta.url).href;
-    Deno.writeTextFileSync(
-      script,
-      `import { Spool } from "${src}core/spool.ts";
+    const { problem } = await runProbe(
+      root,
+      (src) =>
+        `import { Spool } from "${src}core/spool.ts";
 import { createSpoolDisk } from "${src}platform/spool_disk.ts";
 const spool = Spool.open({ disk: createSpoolDisk({ windows: false }), root: "${root}/spool",
   pid: Deno.pid, maxStreamBytes: 1e9, maxTotalBytes: 1e9 });
 console.log(JSON.stringify({ problem: spool.problem }));
 await spool.close();
 `,
+      ["--allow-read"],
     );
-    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "--allow-read", script],
-      stderr: "inherit",
-    }).output();
-    assert.ok(success);
-    const { problem } = JSON.parse(decoder.decode(stdout));
     assert.match(problem, /Requires write access to/);
     assert.match(problem, /set spool_dir \(YIELDSHELL_SPOOL_DIR\)/);
   });
 });
+
+/**
+ * Runs a script (made from the `src/` URL) with `permissions` in a process of its own; returns
+ * the JSON it printed.
+ */
+async function runProbe(
+  root: string,
+  source: (src: string) => string,
+  permissions: string[],
+  // deno-lint-ignore no-explicit-any
+): Promise<Record<string, any>> {
+  const script = `${root}/probe.ts`;
+  Deno.writeTextFileSync(script, source(new URL("../../src/", import.meta.url).href));
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-lock", ...permissions, script],
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  return JSON.parse(decoder.decode(stdout));
+}
 
 /** Mounts a tmpfs of `sizeBytes` for the test (Linux, root), unmounting it afterwards. */
 async function withTmpfs(sizeBytes: number, fn: (mount: string) => Promise<void>): Promise<void> {
@@ -364,11 +378,11 @@ Deno.test({
 
 posix.test("with deno.json's server permissions the spool writes its default directory and a search runs", async () => {
   await withRoot(async (root) => {
-    const script = `${root}/probe.ts`;
-    const src = new URL("../../src/", import.meta.url).href;
-    Deno.writeTextFileSync(
-      script,
-      `import { OutputLog } from "${src}core/output_log.ts";
+    const config = new URL("../../deno.json", import.meta.url).pathname;
+    const result = await runProbe(
+      root,
+      (src) =>
+        `import { OutputLog } from "${src}core/output_log.ts";
 import { Searcher } from "${src}core/search.ts";
 import { Spool } from "${src}core/spool.ts";
 import { currentSpoolDisk } from "${src}platform/mod.ts";
@@ -385,14 +399,8 @@ console.log(JSON.stringify({ problem: spool.problem, logProblem: log.spoolProble
 log.close();
 await spool.close();
 `,
+      ["--config", config, "-P=server"],
     );
-    const config = new URL("../../deno.json", import.meta.url).pathname;
-    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "--config", config, "-P=server", script],
-      stderr: "inherit",
-    }).output();
-    assert.ok(success);
-    const result = JSON.parse(decoder.decode(stdout));
     assert.equal(result.problem, null);
     assert.equal(result.logProblem, null);
     assert.ok(result.used > 5_000, "output went to /tmp/yieldshell-spool");
