@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { OutputLog, type StreamName } from "../../src/core/output_log.ts";
-import { Spool } from "../../src/core/spool.ts";
+import type { Spool } from "../../src/core/spool.ts";
 import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
 import { ON_LINUX, ON_WINDOWS, posix } from "../os.ts";
 import { seedFromEnv } from "./output_model.ts";
@@ -307,12 +307,8 @@ Deno.test({
   fn: async () => {
     await withTmpfs(2 * MIB, async (mount) => {
       // Free space is measured at start; the disk then fills behind the spool's back.
-      await using spool = Spool.open({
+      await using spool = openTestSpool(mount, {
         disk: realDisk,
-        root: mount,
-        pid: Deno.pid,
-        maxStreamBytes: 1024 * MIB,
-        maxTotalBytes: 4096 * MIB,
         freeMarginBytes: 0,
         segmentBytes: 64 * 1024,
       });
@@ -348,12 +344,8 @@ Deno.test({
   fn: async () => {
     await withTmpfs(4 * MIB, async (mount) => {
       Deno.writeFileSync(`${mount}/filler`, new Uint8Array(2 * MIB + 512 * 1024));
-      await using spool = Spool.open({
+      await using spool = openTestSpool(mount, {
         disk: realDisk,
-        root: mount,
-        pid: Deno.pid,
-        maxStreamBytes: 1024 * MIB,
-        maxTotalBytes: 4096 * MIB,
         freeMarginBytes: 512 * 1024,
         segmentBytes: 64 * 1024,
       });
