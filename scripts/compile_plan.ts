@@ -39,14 +39,14 @@ export const NO_TTY_PERMISSION_SET = "server";
 export const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 /**
  * Files the binary reads at run time that no import reaches: the bash grammar and the
- * tree-sitter runtime, both loaded as wasm by web-tree-sitter, the search worker (deno
+ * tree-sitter runtime, both loaded as wasm by web-tree-sitter, the regex worker (deno
  * compile includes a worker's module only when named), and the modules loaded on first use
  * through a named specifier (scripts/lazy_imports.ts), which deno compile cannot see either.
  */
 export const INCLUDES: readonly string[] = [
   "node_modules/tree-sitter-bash/tree-sitter-bash.wasm",
   "node_modules/web-tree-sitter/tree-sitter.wasm",
-  "src/core/search_worker.ts",
+  "src/core/regex_worker_entry.ts",
   "src/policy/command_names/bash_parser.ts",
   "src/policy/command_names/check_command_names.ts",
   "src/policy/command_names/check_shell.ts",

@@ -4,6 +4,7 @@ import { errorText } from "./contract/error_text.ts";
 import { ExecutionSearch } from "./core/execution_search.ts";
 import { systemClock } from "./core/clock.ts";
 import { ExecutionManager } from "./core/manager.ts";
+import { RegexWorker } from "./core/regex_worker.ts";
 import { Searcher } from "./core/search.ts";
 import { Spool } from "./core/spool.ts";
 import type { SpoolDisk } from "./core/spool_port.ts";
@@ -12,7 +13,6 @@ import type { Logger } from "./logger.ts";
 import { createServer } from "./mcp/server.ts";
 import { currentSpoolDisk, isDirectory, type Platform, realPath } from "./platform/mod.ts";
 import { createPortProbe } from "./platform/port_probe.ts";
-import { createRegexRunner } from "./platform/regex_worker.ts";
 import { admit } from "./policy/admission.ts";
 import { authTokenSecrets, childEnvironment } from "./policy/auth_token.ts";
 import { startNameChecker } from "./policy/command_names/mod.ts";
@@ -67,8 +67,9 @@ export function createApp(options: AppOptions): App {
   const { config, logger, platform, env } = options;
   const defaultShell = config.shell ?? platform.facts.defaultShell(env);
   const spool = openSpool(options);
-  // A live worker keeps the process alive: shutdown closes it.
-  const regex = createRegexRunner();
+  // until's regex thread starts on first use (search has its own, so that a slow search never
+  // queues before until's attempts); a live one keeps the process alive: shutdown closes it.
+  const regex = new RegexWorker();
   const manager = createManager(options, defaultShell, spool, regex);
   const searcher = new Searcher();
   const search = new ExecutionSearch(manager, searcher, config.maxOutputBytes);

@@ -36,3 +36,10 @@ export function parseStreams(raw: string | undefined): StreamSelection | null {
 export function clamp(value: number, min: number, max: number): number {
   return Math.max(min, Math.min(value, max));
 }
+
+/** One answer's byte budget: `max_output_bytes` within `capBytes` (the cap when unset or ≤ 0). */
+export function outputBudget(requested: number | null | undefined, capBytes: number): number {
+  return requested === null || requested === undefined || requested <= 0
+    ? capBytes
+    : Math.min(requested, capBytes);
+}

@@ -1,4 +1,5 @@
 import type { StreamName } from "./output_log.ts";
+import type { BlockQuery, BlockResult } from "./search_block.ts";
 
 /** A run of captured bytes of one stream: valid UTF-8 of whole characters. */
 export interface SourceChunk {
@@ -37,11 +38,18 @@ export type RegexOutcome =
   | { kind: "timeout"; deadlineMs: number }
   | { kind: "error"; message: string };
 
-/** Runs match attempts off the main thread, each within a deadline (src/platform implements it). */
+/**
+ * Runs regular expressions off the main thread, each task within a deadline: `until`'s match
+ * attempts and search's blocks ({@linkcode RegexWorker} in regex_worker.ts implements it).
+ */
 export interface RegexRunner {
   exec(spec: RegexSpec, text: string): Promise<RegexOutcome>;
   /** Gets ready for attempts soon (a worker takes tens of milliseconds to start). */
   warm(): void;
+  /** Settles once attempts can start at once, so a time limit counts matching only. */
+  ready(): Promise<void>;
+  /** Matches one search block by `deadline` (a `performance.now()` time), or "timeout". */
+  matchBlock(query: BlockQuery, deadline: number): Promise<BlockResult | "timeout">;
 }
 
 /** Connects to loopback ports (src/platform implements it; it needs net permission). */

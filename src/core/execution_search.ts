@@ -3,9 +3,15 @@ import { errorText } from "../contract/error_text.ts";
 import { failed, type Outcome, succeeded } from "../contract/outcome.ts";
 import * as text from "../contract/texts.ts";
 import type { CallContext } from "./call_context.ts";
-import { parseStreams } from "./call_checks.ts";
+import { outputBudget, parseStreams } from "./call_checks.ts";
 import type { ExecutionManager } from "./manager.ts";
-import { type Searcher, SearchError, type SearchMatch, type SearchResult } from "./search.ts";
+import {
+  type Searcher,
+  SearchError,
+  type SearchMatch,
+  type SearchRequest,
+  type SearchResult,
+} from "./search.ts";
 
 /** The `search` tool's operation: one execution's whole retained history, session-scoped. */
 export class ExecutionSearch {
@@ -28,22 +34,9 @@ export class ExecutionSearch {
     if (execution === null) return refuse(text.unknownId(id));
     const streams = parseStreams(args.streams);
     if (streams === null) return refuse(text.invalidStreams(args.streams ?? ""));
-    const requested = args.max_output_bytes;
-    const maxOutputBytes = requested === null || requested === undefined || requested <= 0
-      ? this.#capBytes
-      : Math.min(requested, this.#capBytes);
     let found: SearchResult;
     try {
-      found = await this.#searcher.search(execution.log, {
-        pattern: args.pattern,
-        fixedString: args.fixed_string ?? false,
-        ignoreCase: args.ignore_case ?? false,
-        streams,
-        cursor: args.cursor ?? null,
-        contextLines: args.context_lines,
-        maxMatches: args.max_matches,
-        maxOutputBytes,
-      });
+      found = await this.#searcher.search(execution.log, this.#request(args, streams));
     } catch (error) {
       if (error instanceof SearchError) return refuse(error.message);
       throw new Error(`Search failed: ${errorText(error)}`);
@@ -63,6 +56,20 @@ export class ExecutionSearch {
     const hint = searchHint(found);
     if (hint !== null) result.hint = hint;
     return succeeded(result);
+  }
+
+  /** The searcher's request for the tool's arguments, the byte budget within `max_output_bytes`. */
+  #request(args: SearchArgs, streams: SearchRequest["streams"]): SearchRequest {
+    return {
+      pattern: args.pattern,
+      fixedString: args.fixed_string ?? false,
+      ignoreCase: args.ignore_case ?? false,
+      streams,
+      cursor: args.cursor ?? null,
+      contextLines: args.context_lines,
+      maxMatches: args.max_matches,
+      maxOutputBytes: outputBudget(args.max_output_bytes, this.#capBytes),
+    };
   }
 }
 

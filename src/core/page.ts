@@ -1,6 +1,7 @@
 import type { Truncation } from "../contract/arguments.ts";
 import type { PageFields } from "../contract/results.ts";
 import * as text from "../contract/texts.ts";
+import { outputBudget } from "./call_checks.ts";
 import type { Execution } from "./execution.ts";
 import type { OutputPage, StreamSelection } from "./output_log.ts";
 import { type Tails, takeTails } from "./page_tails.ts";
@@ -54,24 +55,12 @@ export function readPage(
   request: PageRequest,
   options: PageOptions,
 ): PageFields {
-  const requested = request.maxOutputBytes;
-  const maxBytes = requested === null || requested === undefined || requested <= 0
-    ? options.capBytes
-    : Math.min(requested, options.capBytes);
+  const maxBytes = outputBudget(request.maxOutputBytes, options.capBytes);
   const resume = request.sinceSeq === null && request.tailLines === null &&
     request.streams === "both";
   const withTails = resume && request.truncation === "head" && request.tails === true &&
     !execution.live && execution.log.read({ startSeq: execution.resumeCursor, maxBytes }).capped;
-  const { page, hint } = resume && request.truncation === "tail"
-    ? takeNewest(execution, maxBytes)
-    : request.tailLines !== null
-    ? takeTail(execution, request.tailLines, request.streams, maxBytes)
-    : takeFrom(
-      execution,
-      resume ? null : request.sinceSeq ?? 1,
-      request.streams,
-      withTails ? Math.ceil(maxBytes / 2) : maxBytes,
-    );
+  const { page, hint } = take(execution, request, { maxBytes, resume, withTails });
   const { redaction } = options;
   const evicted = page.evicted
     ? [text.evictedHint(page.evictedBy), execution.log.spoolProblem]
@@ -89,6 +78,21 @@ export function readPage(
   if (withTails) addTails(fields, execution, options.redaction, maxBytes);
   if (hints.length > 0) fields.hint = [...hints, ...tailHint(fields)].join(" ");
   return fields;
+}
+
+/** The page a request asks for: the newest bytes, the last lines, or the bytes from a position. */
+function take(
+  execution: Execution,
+  request: PageRequest,
+  plan: { maxBytes: number; resume: boolean; withTails: boolean },
+): Taken {
+  const { maxBytes, resume, withTails } = plan;
+  if (resume && request.truncation === "tail") return takeNewest(execution, maxBytes);
+  if (request.tailLines !== null) {
+    return takeTail(execution, request.tailLines, request.streams, maxBytes);
+  }
+  const from = resume ? null : request.sinceSeq ?? 1;
+  return takeFrom(execution, from, request.streams, withTails ? Math.ceil(maxBytes / 2) : maxBytes);
 }
 
 /**

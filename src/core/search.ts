@@ -21,7 +21,7 @@ export interface SearcherOptions {
  * the server keeps one `Searcher` and closes it at shutdown.
  */
 export class Searcher {
-  #worker = new RegexWorker();
+  #regex = new RegexWorker();
   #timeLimitMs: number;
   #blockBytes: number;
 
@@ -33,18 +33,18 @@ export class Searcher {
 
   /** Finds matching lines; rejects with `SearchError` for a bad pattern, cursor or limit. */
   async search(log: OutputLog, request: SearchRequest): Promise<SearchResult> {
-    await this.#worker.ready();
+    await this.#regex.ready();
     const call = new SearchCall(log, request, {
-      worker: this.#worker,
+      regex: this.#regex,
       deadline: performance.now() + this.#timeLimitMs,
       blockBytes: this.#blockBytes,
     });
     return await call.run();
   }
 
-  /** Ends the worker thread; idempotent. */
+  /** Ends the worker thread (if started); idempotent. */
   close(): void {
-    this.#worker.close();
+    this.#regex.close();
   }
 
   [Symbol.dispose](): void {

@@ -73,21 +73,34 @@ export function matchBlock(query: BlockQuery): BlockResult {
       next = { lineByte: byteAt };
       break;
     }
-    let lineEnd = text.indexOf("\n", index);
-    if (lineEnd < 0) lineEnd = text.length;
-    matches.push({
-      lineByte: byteAt,
-      matchByte: byteAt + utf8Length(text, lineStart, index),
-      text: clip(text.slice(lineStart, lineEnd), index - lineStart, maxLineChars),
-      before: linesBefore(text, lineStart, contextLines, query.leading)
-        .map((line) => clip(line, 0, maxLineChars)),
-      after: linesAfter(text, lineEnd, contextLines).map((line) => clip(line, 0, maxLineChars)),
-    });
-    from = lineEnd + 1;
+    const match = lineMatch(text, query, { lineByte: byteAt, lineStart, index });
+    matches.push(match.found);
+    from = match.lineEnd + 1;
   }
   const trailing = linesBefore(text, end, contextLines, query.leading)
     .map((line) => clip(line, 0, maxLineChars));
   return { matches, next, trailing };
+}
+
+/** The matching line that starts at `lineStart` (block byte `lineByte`), its match at `index`. */
+function lineMatch(
+  text: string,
+  query: BlockQuery,
+  at: { lineByte: number; lineStart: number; index: number },
+): { found: BlockMatch; lineEnd: number } {
+  const { contextLines, maxLineChars } = query;
+  const { lineByte, lineStart, index } = at;
+  let lineEnd = text.indexOf("\n", index);
+  if (lineEnd < 0) lineEnd = text.length;
+  const found = {
+    lineByte,
+    matchByte: lineByte + utf8Length(text, lineStart, index),
+    text: clip(text.slice(lineStart, lineEnd), index - lineStart, maxLineChars),
+    before: linesBefore(text, lineStart, contextLines, query.leading)
+      .map((line) => clip(line, 0, maxLineChars)),
+    after: linesAfter(text, lineEnd, contextLines).map((line) => clip(line, 0, maxLineChars)),
+  };
+  return { found, lineEnd };
 }
 
 /** The `count` lines before the line starting at `at` (from `leading` past the block start). */

@@ -1,5 +1,5 @@
 import type { OutputLog, StreamName } from "./output_log.ts";
-import type { RegexWorker } from "./regex_worker.ts";
+import type { RegexRunner } from "./condition_ports.ts";
 import { type BlockMatch, type BlockQuery, type BlockResult, utf8Length } from "./search_block.ts";
 import { decodeCursor, encodeCursor, SearchError, type StreamCursor } from "./search_cursor.ts";
 import { type Block, readBlock, seqAt } from "./search_reader.ts";
@@ -12,7 +12,7 @@ const MATCH_OVERHEAD_BYTES = 80;
 
 /** What a search call gets from its `Searcher`. */
 export interface SearchSettings {
-  worker: RegexWorker;
+  regex: RegexRunner;
   /** `performance.now()` by which the call returns. */
   deadline: number;
   blockBytes: number;
@@ -141,8 +141,8 @@ export class SearchCall {
       leading: scanner.leading,
       maxLineChars: MAX_LINE_CHARS,
     };
-    const { worker, deadline } = this.#settings;
-    const result = worker.run(query, deadline);
+    const { regex, deadline } = this.#settings;
+    const result = regex.matchBlock(query, deadline);
     if (!block.done) {
       const seq = block.resumeSeq;
       this.#prefetch = { scanner, seq, block: this.#read(scanner, seq) };

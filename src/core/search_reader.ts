@@ -31,7 +31,25 @@ export interface BlockRequest {
 
 /** The next block of a stream from `seq`, or null at the end of what is retained. */
 export function readBlock(log: OutputLog, request: BlockRequest): Block | null {
-  const { stream, seq, blockBytes, contextLines } = request;
+  const { blockBytes, contextLines } = request;
+  const read = copyChunks(log, request);
+  const { bytes, total, runs, exhausted } = read;
+  if (total === 0) return null;
+  const searched = searchedBytes(bytes.subarray(0, total), blockBytes, exhausted);
+  const end = lookaheadEnd(bytes.subarray(0, total), searched, contextLines);
+  return {
+    bytes: bytes.subarray(0, end),
+    searched,
+    firstSeq: runs[1],
+    resumeSeq: searched === total ? read.endSeq : seqAt(runs, searched),
+    done: exhausted && searched === total,
+    runs,
+  };
+}
+
+/** The chunks from `seq`, copied into one buffer until a block and its lookahead are in. */
+function copyChunks(log: OutputLog, request: BlockRequest) {
+  const { stream, seq, blockBytes } = request;
   const limit = blockBytes + LOOKAHEAD_BYTES;
   // Copied as read: a chunk read from disk is valid only until the iteration advances. Reads
   // of a page block go to a shared buffer without allocating; one copy puts them here.
@@ -39,7 +57,6 @@ export function readBlock(log: OutputLog, request: BlockRequest): Block | null {
   const runs: number[] = [];
   let total = 0;
   let endSeq = seq;
-  let exhausted = true;
   for (const chunk of log.chunksOf(stream, seq, PIECE_BYTES)) {
     if (total + chunk.bytes.length > bytes.length) {
       const grown = new Uint8Array(Math.max(bytes.length * 2, total + chunk.bytes.length));
@@ -50,30 +67,22 @@ export function readBlock(log: OutputLog, request: BlockRequest): Block | null {
     runs.push(total, chunk.startSeq);
     total += chunk.bytes.length;
     endSeq = chunk.startSeq + chunk.bytes.length;
-    if (total >= limit) {
-      exhausted = false;
-      break;
-    }
+    if (total >= limit) return { bytes, total, runs, endSeq, exhausted: false };
   }
-  if (total === 0) return null;
-  // A last line without its newline is searched as it stands; what it gets later is searched as
-  // the rest of that line, so nothing is reported twice.
-  let searched = total;
-  if (!exhausted || total > blockBytes) {
-    const lastLineFeed = bytes.lastIndexOf(0x0a, blockBytes - 1);
-    searched = lastLineFeed >= 0
-      ? lastLineFeed + 1
-      : utf8SafePrefixLength(bytes, blockBytes) || blockBytes;
-  }
-  const end = lookaheadEnd(bytes.subarray(0, total), searched, contextLines);
-  return {
-    bytes: bytes.subarray(0, end),
-    searched,
-    firstSeq: runs[1],
-    resumeSeq: searched === total ? endSeq : seqAt(runs, searched),
-    done: exhausted && searched === total,
-    runs,
-  };
+  return { bytes, total, runs, endSeq, exhausted: true };
+}
+
+/**
+ * Bytes of the block that are searched: whole lines up to `blockBytes`. A last line without its
+ * newline is searched as it stands; what it gets later is searched as the rest of that line, so
+ * nothing is reported twice.
+ */
+function searchedBytes(bytes: Uint8Array, blockBytes: number, exhausted: boolean): number {
+  if (exhausted && bytes.length <= blockBytes) return bytes.length;
+  const lastLineFeed = bytes.lastIndexOf(0x0a, blockBytes - 1);
+  return lastLineFeed >= 0
+    ? lastLineFeed + 1
+    : utf8SafePrefixLength(bytes, blockBytes) || blockBytes;
 }
 
 /** Where the lookahead after `searched` ends: the rest of a cut line, then `lines` lines. */

@@ -58,23 +58,10 @@ export function startExecution(
   options: ManagerOptions & StartOverrides,
 ): Execution | string {
   const { limits, clock, logger, timeoutGraceMs = GRACEFUL_STOP_MS } = options;
-  const overlay = args.env ?? {};
   const spawnedMonoMs = clock.monotonicMs();
   const spawnedAtMs = clock.nowMs();
-  let spawned: SpawnedTree;
-  try {
-    spawned = spawnTree(args, {
-      shell: args.shell ?? options.defaultShell,
-      command: args.command,
-      cwd: identity.cwd,
-      env: { ...options.baseEnv, ...overlay },
-      cwdChecked: identity.cwdChecked,
-      confinement: identity.sandbox?.confinement ?? null,
-      reusable: args.tty !== true && Object.keys(overlay).length === 0,
-    }, options);
-  } catch (error) {
-    return errorText(error);
-  }
+  const spawned = trySpawn(args, identity, options);
+  if (typeof spawned === "string") return spawned;
   const execution = new Execution({
     ...identity,
     command: args.command,
@@ -102,4 +89,26 @@ export function startExecution(
 export function prepareNextStart(options: ManagerOptions): void {
   const { processes } = options;
   if (processes.prepareNext !== undefined) setTimeout(() => processes.prepareNext?.(), 0);
+}
+
+/** Spawns the command's tree as the call and the server's settings say, or why the OS refused. */
+function trySpawn(
+  args: ExecuteArgs,
+  identity: StartIdentity,
+  options: ManagerOptions,
+): SpawnedTree | string {
+  const overlay = args.env ?? {};
+  try {
+    return spawnTree(args, {
+      shell: args.shell ?? options.defaultShell,
+      command: args.command,
+      cwd: identity.cwd,
+      env: { ...options.baseEnv, ...overlay },
+      cwdChecked: identity.cwdChecked,
+      confinement: identity.sandbox?.confinement ?? null,
+      reusable: args.tty !== true && Object.keys(overlay).length === 0,
+    }, options);
+  } catch (error) {
+    return errorText(error);
+  }
 }

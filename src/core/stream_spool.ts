@@ -13,15 +13,13 @@ import {
   writeHeader,
 } from "./spool_segment.ts";
 import {
+  MAX_READ_BYTES,
+  MIN_READ_BYTES,
   PAGE_BLOCK_BYTES,
   STAGING_BYTES,
   type StreamSpoolOptions,
 } from "./stream_spool_options.ts";
 import { countLineFeeds } from "./utf8.ts";
-
-/** Bounds of a read sized by the caller's hint. */
-const MIN_READ_BYTES = 4_096;
-const MAX_READ_BYTES = 4 * 1_048_576;
 
 /**
  * The on-disk history of one stream of one execution: positioned records in append-only
@@ -109,48 +107,14 @@ export class StreamSpool implements SegmentOwner {
 
   /** Appends valid UTF-8 `bytes` at `startSeq`, whose line feeds the caller counted. */
   append(startSeq: number, bytes: Uint8Array, lineFeeds = countLineFeeds(bytes)): void {
-    const length = bytes.length;
-    if (length === 0 || this.#closed) return;
-    const offset = this.#endOffset;
-    const linesBefore = this.#lineFeeds;
-    this.#endOffset += length;
-    this.#endSeq = startSeq + length;
+    if (bytes.length === 0 || this.#closed) return;
+    const at = { seq: startSeq, offset: this.#endOffset, lines: this.#lineFeeds };
+    this.#endOffset += bytes.length;
+    this.#endSeq = startSeq + bytes.length;
     this.#lineFeeds += lineFeeds;
-    const staging = this.#staging ??= new Uint8Array(this.#stagingBytes);
-    const active = this.#active;
-    if (
-      active !== null && this.#recordAt >= 0 && this.#recordSeq + this.#recordLength === startSeq &&
-      this.#staged + length <= this.#stagingBytes
-    ) {
-      staging.set(bytes, this.#staged);
-      this.#staged += length;
-      this.#recordLength += length;
-      if (this.#recordCheckpoint !== null) this.#recordCheckpoint.length = this.#recordLength;
-      this.#extend(active, startSeq + length);
-      return;
-    }
-    this.#closeRecord();
-    const needs = HEADER_BYTES + length;
-    if (this.#staged + needs > this.#stagingBytes) this.flush();
-    const segment = this.#segmentFor(needs, startSeq, offset);
-    const fileAt = segment.fileBytes + this.#staged;
-    const checkpoint = segment.noteRecord(
-      { fileAt, seq: startSeq, offset, lines: linesBefore, length },
-      this.#checkpointBytes,
-    );
-    this.#extend(segment, startSeq + length);
-    if (needs > this.#stagingBytes) {
-      const header = new Uint8Array(HEADER_BYTES);
-      writeHeader(header, 0, startSeq, length);
-      this.#write(segment, [header, bytes]);
-      return;
-    }
-    this.#recordAt = this.#staged;
-    this.#recordSeq = startSeq;
-    this.#recordLength = length;
-    this.#recordCheckpoint = checkpoint;
-    staging.set(bytes, this.#staged + HEADER_BYTES);
-    this.#staged += needs;
+    this.#staging ??= new Uint8Array(this.#stagingBytes);
+    if (this.#continuesRecord(startSeq, bytes.length)) this.#extendRecord(bytes);
+    else this.#startRecord(bytes, at);
   }
 
   /** Writes the staged bytes to disk. */
@@ -250,6 +214,43 @@ export class StreamSpool implements SegmentOwner {
     if (this.#segments.length === 1) this.#physicalStart = offset;
     this.#host.register(segment);
     return segment;
+  }
+
+  /** Whether `length` bytes at `seq` go on the record open in the staging buffer. */
+  #continuesRecord(seq: number, length: number): boolean {
+    return this.#active !== null && this.#recordAt >= 0 &&
+      this.#recordSeq + this.#recordLength === seq && this.#staged + length <= this.#stagingBytes;
+  }
+
+  #extendRecord(bytes: Uint8Array): void {
+    this.#staging!.set(bytes, this.#staged);
+    this.#staged += bytes.length;
+    this.#recordLength += bytes.length;
+    if (this.#recordCheckpoint !== null) this.#recordCheckpoint.length = this.#recordLength;
+    this.#extend(this.#active!, this.#recordSeq + this.#recordLength);
+  }
+
+  /** A new record at `at`: staged behind its header, or written at once if larger than staging. */
+  #startRecord(bytes: Uint8Array, at: { seq: number; offset: number; lines: number }): void {
+    this.#closeRecord();
+    const { length } = bytes;
+    const needs = HEADER_BYTES + length;
+    if (this.#staged + needs > this.#stagingBytes) this.flush();
+    const segment = this.#segmentFor(needs, at.seq, at.offset);
+    const fileAt = segment.fileBytes + this.#staged;
+    const checkpoint = segment.noteRecord({ fileAt, ...at, length }, this.#checkpointBytes);
+    this.#extend(segment, at.seq + length);
+    if (needs > this.#stagingBytes) {
+      const header = new Uint8Array(HEADER_BYTES);
+      writeHeader(header, 0, at.seq, length);
+      return this.#write(segment, [header, bytes]);
+    }
+    this.#recordAt = this.#staged;
+    this.#recordSeq = at.seq;
+    this.#recordLength = length;
+    this.#recordCheckpoint = checkpoint;
+    this.#staging!.set(bytes, this.#staged + HEADER_BYTES);
+    this.#staged += needs;
   }
 
   #extend(segment: SpoolSegment, endSeq: number): void {

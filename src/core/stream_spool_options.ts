@@ -4,6 +4,9 @@ import type { SpoolHost } from "./spool_host.ts";
 export const STAGING_BYTES = 131_072;
 /** Largest chunk a page read takes from disk at once (and its read block). */
 export const PAGE_BLOCK_BYTES = 65_536;
+/** Bounds of a read sized by the caller's hint. */
+export const MIN_READ_BYTES = 4_096;
+export const MAX_READ_BYTES = 4 * 1_048_576;
 
 /** Options for a `StreamSpool`. */
 export interface StreamSpoolOptions {

@@ -48,26 +48,8 @@ export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHo
   const hidden = network ? ALWAYS_HIDDEN : [...ALWAYS_HIDDEN, ...offlineHidden];
   const binds = mounts(cwd, writable, visible, hidden);
   const args = [
-    "--unshare-user",
-    "--unshare-ipc",
-    "--unshare-pid",
-    "--unshare-uts",
-    "--unshare-cgroup-try",
-    ...(network ? [] : ["--unshare-net"]),
-    "--die-with-parent",
-    ...(session === "new" ? ["--new-session"] : []),
-    "--cap-drop",
-    "ALL",
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    ...hidden.filter((dir) => !ALWAYS_HIDDEN.includes(dir)).flatMap((dir) => ["--tmpfs", dir]),
+    ...namespaceArgs(network, session),
+    ...fileSystemArgs(hidden),
     ...binds,
     "--chdir",
     cwd,
@@ -87,6 +69,38 @@ export function bwrapArgv(command: Argv, confinement: Confinement, host: BwrapHo
   ];
   const launcher = launchScript({ shield, openCwd: binds.some((arg) => arg.endsWith("-fd")) });
   return { program: "/bin/sh", args: ["-c", launcher, bwrapPath, cwd, ...args, ...init] };
+}
+
+/** Namespaces of its own (the network's only when it is off), no capabilities, its own end. */
+function namespaceArgs(network: boolean, session: "caller" | "new"): string[] {
+  return [
+    "--unshare-user",
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(network ? [] : ["--unshare-net"]),
+    "--die-with-parent",
+    ...(session === "new" ? ["--new-session"] : []),
+    "--cap-drop",
+    "ALL",
+  ];
+}
+
+/** The whole file system read-only, a private `/dev`, `/proc` and `/tmp`, `hidden` emptied. */
+function fileSystemArgs(hidden: readonly string[]): string[] {
+  return [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    ...hidden.filter((dir) => !ALWAYS_HIDDEN.includes(dir)).flatMap((dir) => ["--tmpfs", dir]),
+  ];
 }
 
 /**

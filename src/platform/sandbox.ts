@@ -31,40 +31,10 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
   const { os, mode } = options;
   if (mode === "off") return { ok: true, sandbox: null };
   switch (os) {
-    case "linux": {
-      const probe = await probeBubblewrap(options.bwrap);
-      if (!probe.ok) return probe;
-      const { host } = probe;
-      return {
-        ok: true,
-        sandbox: {
-          name: "bubblewrap",
-          wrap: (command, limits) => bwrapArgv(command, limits, host),
-          signalExitCodes: true,
-          setupMs: BWRAP_SETUP_MS,
-          endsWithSpawned: true,
-        },
-      };
-    }
-    case "darwin": {
-      const failure = await sandboxExecFailure();
-      if (failure !== null) {
-        return {
-          ok: false,
-          error: `Cannot start the sandbox as sandbox-exec does not work (${failure}); ${OFF}`,
-        };
-      }
-      return {
-        ok: true,
-        sandbox: {
-          name: "sandbox-exec",
-          wrap: sandboxExecArgv,
-          signalExitCodes: false,
-          setupMs: 0,
-          endsWithSpawned: false,
-        },
-      };
-    }
+    case "linux":
+      return await openBubblewrap(options);
+    case "darwin":
+      return await openSandboxExec();
     default:
       return {
         ok: false,
@@ -72,6 +42,44 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<SandboxO
           `${OFF}, or run yieldshell on Linux (bubblewrap) or macOS (sandbox-exec)`,
       };
   }
+}
+
+/** Linux: bubblewrap, once its self-test passed. */
+async function openBubblewrap(options: OpenSandboxOptions): Promise<SandboxOpening> {
+  const probe = await probeBubblewrap(options.bwrap);
+  if (!probe.ok) return probe;
+  const { host } = probe;
+  return {
+    ok: true,
+    sandbox: {
+      name: "bubblewrap",
+      wrap: (command, limits) => bwrapArgv(command, limits, host),
+      signalExitCodes: true,
+      setupMs: BWRAP_SETUP_MS,
+      endsWithSpawned: true,
+    },
+  };
+}
+
+/** macOS: `sandbox-exec`, once it ran a trivial profile. */
+async function openSandboxExec(): Promise<SandboxOpening> {
+  const failure = await sandboxExecFailure();
+  if (failure !== null) {
+    return {
+      ok: false,
+      error: `Cannot start the sandbox as sandbox-exec does not work (${failure}); ${OFF}`,
+    };
+  }
+  return {
+    ok: true,
+    sandbox: {
+      name: "sandbox-exec",
+      wrap: sandboxExecArgv,
+      signalExitCodes: false,
+      setupMs: 0,
+      endsWithSpawned: false,
+    },
+  };
 }
 
 async function sandboxExecFailure(): Promise<string | null> {

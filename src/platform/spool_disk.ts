@@ -43,12 +43,7 @@ export function createSpoolDisk(options: SpoolDiskOptions) {
     join: (directory: string, name: string): string =>
       directory.endsWith(separator) ? directory + name : directory + separator + name,
     ensureDirectory(path: string): void {
-      let info: Deno.FileInfo | null = null;
-      try {
-        info = Deno.lstatSync(path);
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      }
+      const info = lstatOrNull(path);
       if (info === null) {
         Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_MODE });
         makePrivate(path);
@@ -62,13 +57,7 @@ export function createSpoolDisk(options: SpoolDiskOptions) {
     },
     list: (path: string): string[] => [...Deno.readDirSync(path)].map((entry) => entry.name),
     ownerOf: (path: string): number | null => windows ? null : Deno.lstatSync(path).uid,
-    remove(path: string): void {
-      try {
-        Deno.removeSync(path, { recursive: true });
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      }
-    },
+    remove: removeIfThere,
     create: (path: string): DiskFile =>
       wrap(Deno.openSync(path, { read: true, append: true, createNew: true })),
     open: (path: string): DiskFile => wrap(Deno.openSync(path, { read: true, append: true })),
@@ -76,6 +65,25 @@ export function createSpoolDisk(options: SpoolDiskOptions) {
     space: (path: string): Promise<{ availableBytes: number; totalBytes: number } | null> =>
       windows ? Promise.resolve(null) : diskSpace(path),
   };
+}
+
+/** What is at `path` (a link itself, not its target), or null when nothing is. */
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Removes `path` and all below it; nothing there is fine. */
+function removeIfThere(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
 }
 
 function wrap(file: Deno.FsFile): DiskFile {

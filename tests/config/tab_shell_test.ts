@@ -1,30 +1,9 @@
 import assert from "node:assert/strict";
 import { configOf, errorOf, warningsOf } from "./fixture.ts";
+import { TAB_SHELL_CONFIG_URL, TAB_SHELL_FLAGS } from "../fixtures/tab_shell_seed.ts";
 
-const SEED_CONFIG = Deno.readTextFileSync(
-  new URL("../fixtures/tab-shell-config.yaml", import.meta.url),
-);
+const SEED_CONFIG = Deno.readTextFileSync(TAB_SHELL_CONFIG_URL);
 const FILE = "/home/me/config.yaml";
-
-/** The seed's example command line, after the program name. */
-const SEED_FLAGS = [
-  "--transport",
-  "stdio",
-  "--shell",
-  "/bin/bash",
-  "--timeout",
-  "60",
-  "--max-output-length",
-  "100000",
-  "--output-truncation-mode",
-  "tail",
-  "--completed-task-ttl",
-  "3600",
-  "--blacklist",
-  "rm,mkfs,dd,format",
-  "--whitelist",
-  "",
-];
 
 Deno.test("tab-shell-mcp's example config.yaml is accepted as is, in its units", () => {
   const startup = {
@@ -54,7 +33,7 @@ Deno.test("tab-shell-mcp's example config.yaml is accepted as is, in its units",
 });
 
 Deno.test("tab-shell-mcp's example command line is accepted, in its units", () => {
-  const config = configOf({ argv: ["--tools", "tab-shell", ...SEED_FLAGS] });
+  const config = configOf({ argv: ["--tools", "tab-shell", ...TAB_SHELL_FLAGS] });
   assert.equal(config.shell, "/bin/bash");
   assert.equal(config.defaultTimeoutMs, 60_000);
   assert.equal(config.maxOutputLength, 100_000);

@@ -3,14 +3,14 @@ import { type ConditionHit, watchConditions } from "../../src/core/condition_wat
 import type { UntilArgs } from "../../src/contract/arguments.ts";
 import { parseUntil } from "../../src/core/conditions.ts";
 import { createPortProbe } from "../../src/platform/port_probe.ts";
-import { createRegexRunner } from "../../src/platform/regex_worker.ts";
+import { RegexWorker } from "../../src/core/regex_worker.ts";
 import { posix } from "../os.ts";
 import { spawnOutputSource } from "./process_output_source.ts";
 
 function watch(source: Parameters<typeof watchConditions>[0], until: UntilArgs) {
   const decision = parseUntil(until);
   if (!decision.ok) throw new Error(decision.error);
-  const regex = createRegexRunner();
+  const regex = new RegexWorker();
   const watching = watchConditions(source, decision.conditions, {
     cursorSeq: 1,
     regex,

@@ -5,7 +5,7 @@ import { TAIL_GRACE_MS } from "../../src/core/output_matcher.ts";
 import type { UntilArgs } from "../../src/contract/arguments.ts";
 import { type Conditions, parseUntil } from "../../src/core/conditions.ts";
 import { createPortProbe } from "../../src/platform/port_probe.ts";
-import { createRegexRunner } from "../../src/platform/regex_worker.ts";
+import { RegexWorker } from "../../src/core/regex_worker.ts";
 import { ManualClock } from "./manual_clock.ts";
 import { systemClock } from "../../src/core/clock.ts";
 import { MemoryOutputSource } from "./memory_output_source.ts";
@@ -36,7 +36,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 function setup(until: UntilArgs, cursorSeq = 1) {
   const clock = new ManualClock();
   const source = new MemoryOutputSource({ clock });
-  const regex = createRegexRunner();
+  const regex = new RegexWorker();
   return {
     clock,
     source,
@@ -314,7 +314,7 @@ Deno.test("port: holds once a real loopback listener accepts, not before", async
   const probeListener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = probeListener.addr as Deno.NetAddr;
   probeListener.close();
-  using regex = createRegexRunner();
+  using regex = new RegexWorker();
   const real = createPortProbe();
   let refused = 0;
   const probe: PortProbe = {
@@ -379,7 +379,7 @@ Deno.test("port: a host the server may not connect to fails at once with the rea
 Deno.test("output: a catastrophic regex is stopped at its deadline and the main thread stays responsive", async () => {
   const clock = new ManualClock();
   const source = new MemoryOutputSource({ clock });
-  using regex = createRegexRunner({ deadlineMs: 300 });
+  using regex = new RegexWorker({ deadlineMs: 300 });
   const watch = watchConditions(source, conditions({ output: "(a+)+$" }), {
     cursorSeq: 1,
     regex,
@@ -430,7 +430,7 @@ Deno.test("failure: an output source that throws ends the watch with the reason,
       throw new Error("the log was disposed");
     },
   };
-  using regex = createRegexRunner();
+  using regex = new RegexWorker();
   const watch = watchConditions(broken, conditions({ output: "text" }), {
     cursorSeq: 1,
     regex,

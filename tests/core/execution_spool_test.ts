@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { Execution } from "../../src/core/execution.ts";
-import { Spool } from "../../src/core/spool.ts";
-import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
-import { ON_WINDOWS } from "../os.ts";
+import { openTestSpool } from "./spool_fixture.ts";
 
 /** A process tree made of in-memory streams, for the members an Execution calls. */
 function treeOf(chunks: Uint8Array[]) {
@@ -23,17 +21,7 @@ const clock = { nowMs: () => Date.now(), monotonicMs: () => performance.now() };
 Deno.test("an execution spools its output and deletes it when disposed", async () => {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-spool-execution-" });
   try {
-    const disk = {
-      ...createSpoolDisk({ windows: ON_WINDOWS }),
-      space: () => Promise.resolve(null),
-    };
-    await using spool = Spool.open({
-      disk,
-      root,
-      pid: Deno.pid,
-      maxStreamBytes: 1 << 30,
-      maxTotalBytes: 2 ** 32,
-    });
+    await using spool = openTestSpool(root);
     const lines = Array.from({ length: 50_000 }, (_, index) => `line ${index}\n`);
     const chunks = lines.map((line) => new TextEncoder().encode(line));
     const execution = new Execution({

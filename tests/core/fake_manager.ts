@@ -1,6 +1,6 @@
 import { systemClock } from "../../src/core/clock.ts";
 import { createPortProbe } from "../../src/platform/port_probe.ts";
-import { createRegexRunner } from "../../src/platform/regex_worker.ts";
+import { RegexWorker } from "../../src/core/regex_worker.ts";
 import type { Limits } from "../../src/contract/limits.ts";
 import { ExecutionManager } from "../../src/core/manager.ts";
 import type { ManagerOptions } from "../../src/core/manager_options.ts";
@@ -46,7 +46,7 @@ export function fakeManager(options: FakeManagerOptions = {}) {
     limits: { ...TEST_LIMITS, ...options.limits },
     clock: { nowMs: () => nowMs, monotonicMs: () => nowMs },
     logger: { warn: (message) => warnings.push(message) },
-    until: { regex: createRegexRunner(), probe: createPortProbe(), clock: systemClock },
+    until: { regex: new RegexWorker(), probe: createPortProbe(), clock: systemClock },
   });
   return { manager, signals, warnings, advance: (ms: number) => nowMs += ms };
 }

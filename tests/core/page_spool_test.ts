@@ -3,11 +3,9 @@ import { EVICTED_HINT } from "../../src/contract/texts.ts";
 import type { Execution } from "../../src/core/execution.ts";
 import { OutputLog } from "../../src/core/output_log.ts";
 import { readPage } from "../../src/core/page.ts";
-import { Spool, type SpoolOptions } from "../../src/core/spool.ts";
-import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
-import { ON_WINDOWS } from "../os.ts";
+import type { SpoolOptions } from "../../src/core/spool.ts";
+import { openTestSpool } from "./spool_fixture.ts";
 
-const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
 const REQUEST = {
   sinceSeq: 1,
   tailLines: null,
@@ -23,15 +21,7 @@ async function hintAfterFlood(
 ): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-page-spool-" });
   try {
-    await using spool = Spool.open({
-      disk,
-      root,
-      pid: Deno.pid,
-      maxStreamBytes: 1 << 30,
-      maxTotalBytes: 2 ** 32,
-      segmentBytes: 16_384,
-      ...options,
-    });
+    await using spool = openTestSpool(root, { segmentBytes: 16_384, ...options });
     const log = new OutputLog({ capacityBytes, spool: spool.forExecution() });
     for (let i = 0; i < 30_000; i++) log.append("stdout", new TextEncoder().encode(`line ${i}\n`));
     const execution = { id: "exec_1", log, resumeCursor: 1 } as unknown as Execution;

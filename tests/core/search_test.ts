@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { OutputLog, type StreamName } from "../../src/core/output_log.ts";
 import { Searcher, SearchError, type SearchMatch } from "../../src/core/search.ts";
-import { Spool } from "../../src/core/spool.ts";
-import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
-import { ON_WINDOWS } from "../os.ts";
 import { seedFromEnv } from "./output_model.ts";
+import { openTestSpool } from "./spool_fixture.ts";
 
 const SEED = seedFromEnv(20_261_215);
 console.log(`search properties: fast-check seed ${SEED}`);
@@ -222,11 +220,7 @@ Deno.test("paging with cursors finds every matching line exactly once (random lo
 });
 
 async function pageEveryMatch(root: string): Promise<void> {
-  const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
-  await using spool = Spool.open({
-    disk,
-    root,
-    pid: Deno.pid,
+  await using spool = openTestSpool(root, {
     maxStreamBytes: 1_000_000,
     maxTotalBytes: 100_000_000,
     segmentBytes: 97,
@@ -296,15 +290,8 @@ async function pageEveryMatch(root: string): Promise<void> {
 
 Deno.test("search finds a line near the start of a 200 MB spooled history in one call", async () => {
   const root = await Deno.makeTempDir({ prefix: "yieldshell-search-200mb-" });
-  const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
   try {
-    await using spool = Spool.open({
-      disk,
-      root,
-      pid: Deno.pid,
-      maxStreamBytes: 1 << 30,
-      maxTotalBytes: 2 ** 32,
-    });
+    await using spool = openTestSpool(root);
     const log = new OutputLog({ capacityBytes: 262_144, spool: spool.forExecution() });
     log.append("stdout", encode("build started\n".repeat(9) + "error: step 10 failed\n"));
     // 1 MiB of ordinary lines, appended 200 times (the log keeps only views of it in memory).

@@ -6,17 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { OutputLog, type StreamName } from "../../src/core/output_log.ts";
-import { Spool, type SpoolOptions } from "../../src/core/spool.ts";
+import type { Spool } from "../../src/core/spool.ts";
 import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
 import { ON_LINUX, ON_WINDOWS, posix } from "../os.ts";
 import { seedFromEnv } from "./output_model.ts";
+import { openTestSpool, quietDisk } from "./spool_fixture.ts";
 
 const SEED = seedFromEnv(20_261_216);
 console.log(`spool tests: seed ${SEED}`);
 
 const realDisk = createSpoolDisk({ windows: ON_WINDOWS });
-/** The real disk with free space unknown, so no `df` runs. */
-const disk = { ...realDisk, space: () => Promise.resolve(null) };
 const MIB = 1_048_576;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -41,17 +40,6 @@ async function withRoot(fn: (root: string) => Promise<void>): Promise<void> {
   } finally {
     await Deno.remove(root, { recursive: true });
   }
-}
-
-function open(root: string, options: Partial<SpoolOptions> = {}): Spool {
-  return Spool.open({
-    disk,
-    root,
-    pid: Deno.pid,
-    maxStreamBytes: 1024 * MIB,
-    maxTotalBytes: 4096 * MIB,
-    ...options,
-  });
 }
 
 /** Everything retained, read back page by page as a polling client would. */
@@ -92,7 +80,7 @@ function feed(log: OutputLog, stream: StreamName, total: number, next: () => num
 
 Deno.test("20 MB through a spooled log read back byte for byte, then deleted", async () => {
   await withRoot(async (root) => {
-    await using spool = open(root);
+    await using spool = openTestSpool(root);
     const log = new OutputLog({ capacityBytes: 262_144, spool: spool.forExecution() });
     const next = random(SEED);
     const stdout = feed(log, "stdout", 15_000_000, next);
@@ -118,7 +106,10 @@ Deno.test("20 MB through a spooled log read back byte for byte, then deleted", a
 
 Deno.test("max_spool_bytes evicts the oldest bytes and deletes whole segments", async () => {
   await withRoot(async (root) => {
-    await using spool = open(root, { maxStreamBytes: 256 * 1024, segmentBytes: 32 * 1024 });
+    await using spool = openTestSpool(root, {
+      maxStreamBytes: 256 * 1024,
+      segmentBytes: 32 * 1024,
+    });
     const log = new OutputLog({ capacityBytes: 16 * 1024, spool: spool.forExecution() });
     const text = feed(log, "stdout", 2 * MIB, random(SEED + 1));
     const page = log.read({ startSeq: 1, maxBytes: 100 });
@@ -135,7 +126,7 @@ Deno.test("max_spool_bytes evicts the oldest bytes and deletes whole segments", 
 
 Deno.test("the server-wide total drops the oldest segments of any execution", async () => {
   await withRoot(async (root) => {
-    await using spool = open(root, { maxTotalBytes: 512 * 1024, segmentBytes: 64 * 1024 });
+    await using spool = openTestSpool(root, { maxTotalBytes: 512 * 1024, segmentBytes: 64 * 1024 });
     const older = new OutputLog({ capacityBytes: 8 * 1024, spool: spool.forExecution() });
     const newer = new OutputLog({ capacityBytes: 8 * 1024, spool: spool.forExecution() });
     const next = random(SEED + 2);
@@ -157,7 +148,7 @@ Deno.test("the server-wide total drops the oldest segments of any execution", as
 
 Deno.test("more segment files than may be open at once are still read correctly", async () => {
   await withRoot(async (root) => {
-    await using spool = open(root, { maxOpenFiles: 2, segmentBytes: 16 * 1024 });
+    await using spool = openTestSpool(root, { maxOpenFiles: 2, segmentBytes: 16 * 1024 });
     const next = random(SEED + 3);
     const logs = Array.from(
       { length: 6 },
@@ -176,7 +167,7 @@ Deno.test("more segment files than may be open at once are still read correctly"
 
 Deno.test("a closed spool deletes its directory and later executions stay in memory", async () => {
   await withRoot(async (root) => {
-    const spool = open(root);
+    const spool = openTestSpool(root);
     const log = new OutputLog({ capacityBytes: 1024, spool: spool.forExecution() });
     feed(log, "stdout", 100_000, random(SEED + 4));
     await spool.close();
@@ -197,8 +188,8 @@ posix.test("deferred housekeeping leaves dead servers' directories until houseke
     await dead.status;
     Deno.mkdirSync(`${root}/${dead.pid}/1`, { recursive: true });
     let probes = 0;
-    const counting = { ...disk, space: () => (probes++, Promise.resolve(null)) };
-    await using spool = open(root, { disk: counting, deferHousekeeping: true });
+    const counting = { ...quietDisk, space: () => (probes++, Promise.resolve(null)) };
+    await using spool = openTestSpool(root, { disk: counting, deferHousekeeping: true });
     assert.equal(spool.problem, null);
     assert.deepEqual([...Deno.readDirSync(`${root}/${Deno.pid}`)], [], "ours is made at once");
     assert.deepEqual(spool.staleRemoved, []);
@@ -216,8 +207,8 @@ posix.test("deferred housekeeping leaves dead servers' directories until houseke
 Deno.test("with housekeeping deferred, the first execution measures the free space", async () => {
   await withRoot(async (root) => {
     let probes = 0;
-    const counting = { ...disk, space: () => (probes++, Promise.resolve(null)) };
-    await using spool = open(root, { disk: counting, deferHousekeeping: true });
+    const counting = { ...quietDisk, space: () => (probes++, Promise.resolve(null)) };
+    await using spool = openTestSpool(root, { disk: counting, deferHousekeeping: true });
     assert.equal(probes, 0);
     spool.forExecution();
     assert.equal(probes, 1);
@@ -237,7 +228,7 @@ posix.test("stale spool directories of dead servers are removed at start, live o
         Deno.mkdirSync(`${root}/${name}/1`, { recursive: true });
         Deno.writeTextFileSync(`${root}/${name}/1/stdout-000001.seg`, "old");
       }
-      await using spool = open(root);
+      await using spool = openTestSpool(root);
       assert.equal(spool.problem, null);
       assert.deepEqual(spool.staleRemoved, [`${root}/${dead.pid}`]);
       const names = [...Deno.readDirSync(root)].map((entry) => entry.name).sort();
@@ -270,20 +261,20 @@ posix.test("a spool directory that cannot be used leaves output in memory, with 
     };
     await t.step("a file in the way", async () => {
       Deno.writeTextFileSync(`${root}/file`, "");
-      await using spool = open(`${root}/file`);
+      await using spool = openTestSpool(`${root}/file`);
       check(spool, /is not a directory/);
     });
     await t.step("a symbolic link", async () => {
       Deno.mkdirSync(`${root}/real`);
       Deno.symlinkSync(`${root}/real`, `${root}/link`);
-      await using spool = open(`${root}/link`);
+      await using spool = openTestSpool(`${root}/link`);
       check(spool, /a symbolic link or a file is refused/);
     });
     if (Deno.uid() === 0) {
       await t.step("a directory of another user", async () => {
         Deno.mkdirSync(`${root}/theirs`);
         Deno.chownSync(`${root}/theirs`, 65_534, 65_534);
-        await using spool = open(`${root}/theirs`);
+        await using spool = openTestSpool(`${root}/theirs`);
         check(spool, /belongs to another user/);
         assert.deepEqual([...Deno.readDirSync(`${root}/theirs`)], [], "nothing left behind");
       });
@@ -293,28 +284,42 @@ posix.test("a spool directory that cannot be used leaves output in memory, with 
 
 posix.test("without write permission the server keeps output in memory and says why", async () => {
   await withRoot(async (root) => {
-    const script = `${root}/probe.ts`;
-    const src = new URL("../../src/", import.meta.url).href;
-    Deno.writeTextFileSync(
-      script,
-      `import { Spool } from "${src}core/spool.ts";
+    const { problem } = await runProbe(
+      root,
+      (src) =>
+        `import { Spool } from "${src}core/spool.ts";
 import { createSpoolDisk } from "${src}platform/spool_disk.ts";
 const spool = Spool.open({ disk: createSpoolDisk({ windows: false }), root: "${root}/spool",
   pid: Deno.pid, maxStreamBytes: 1e9, maxTotalBytes: 1e9 });
 console.log(JSON.stringify({ problem: spool.problem }));
 await spool.close();
 `,
+      ["--allow-read"],
     );
-    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "--allow-read", script],
-      stderr: "inherit",
-    }).output();
-    assert.ok(success);
-    const { problem } = JSON.parse(decoder.decode(stdout));
     assert.match(problem, /Requires write access to/);
     assert.match(problem, /set spool_dir \(YIELDSHELL_SPOOL_DIR\)/);
   });
 });
+
+/**
+ * Runs a script (made from the `src/` URL) with `permissions` in a process of its own; returns
+ * the JSON it printed.
+ */
+async function runProbe(
+  root: string,
+  source: (src: string) => string,
+  permissions: string[],
+  // deno-lint-ignore no-explicit-any
+): Promise<Record<string, any>> {
+  const script = `${root}/probe.ts`;
+  Deno.writeTextFileSync(script, source(new URL("../../src/", import.meta.url).href));
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-lock", ...permissions, script],
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  return JSON.parse(decoder.decode(stdout));
+}
 
 /** Mounts a tmpfs of `sizeBytes` for the test (Linux, root), unmounting it afterwards. */
 async function withTmpfs(sizeBytes: number, fn: (mount: string) => Promise<void>): Promise<void> {
@@ -338,12 +343,8 @@ Deno.test({
   fn: async () => {
     await withTmpfs(2 * MIB, async (mount) => {
       // Free space is measured at start; the disk then fills behind the spool's back.
-      await using spool = Spool.open({
+      await using spool = openTestSpool(mount, {
         disk: realDisk,
-        root: mount,
-        pid: Deno.pid,
-        maxStreamBytes: 1024 * MIB,
-        maxTotalBytes: 4096 * MIB,
         freeMarginBytes: 0,
         segmentBytes: 64 * 1024,
       });
@@ -379,12 +380,8 @@ Deno.test({
   fn: async () => {
     await withTmpfs(4 * MIB, async (mount) => {
       Deno.writeFileSync(`${mount}/filler`, new Uint8Array(2 * MIB + 512 * 1024));
-      await using spool = Spool.open({
+      await using spool = openTestSpool(mount, {
         disk: realDisk,
-        root: mount,
-        pid: Deno.pid,
-        maxStreamBytes: 1024 * MIB,
-        maxTotalBytes: 4096 * MIB,
         freeMarginBytes: 512 * 1024,
         segmentBytes: 64 * 1024,
       });
@@ -409,11 +406,11 @@ Deno.test({
 
 posix.test("with deno.json's server permissions the spool writes its default directory and a search runs", async () => {
   await withRoot(async (root) => {
-    const script = `${root}/probe.ts`;
-    const src = new URL("../../src/", import.meta.url).href;
-    Deno.writeTextFileSync(
-      script,
-      `import { OutputLog } from "${src}core/output_log.ts";
+    const config = new URL("../../deno.json", import.meta.url).pathname;
+    const result = await runProbe(
+      root,
+      (src) =>
+        `import { OutputLog } from "${src}core/output_log.ts";
 import { Searcher } from "${src}core/search.ts";
 import { Spool } from "${src}core/spool.ts";
 import { currentSpoolDisk } from "${src}platform/mod.ts";
@@ -430,14 +427,8 @@ console.log(JSON.stringify({ problem: spool.problem, logProblem: log.spoolProble
 log.close();
 await spool.close();
 `,
+      ["--config", config, "-P=server"],
     );
-    const config = new URL("../../deno.json", import.meta.url).pathname;
-    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "--config", config, "-P=server", script],
-      stderr: "inherit",
-    }).output();
-    assert.ok(success);
-    const result = JSON.parse(decoder.decode(stdout));
     assert.equal(result.problem, null);
     assert.equal(result.logProblem, null);
     assert.ok(result.used > 5_000, "output went to /tmp/yieldshell-spool");

@@ -14,17 +14,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { OutputLog } from "../../src/core/output_log.ts";
 import { Spool, type SpoolOptions } from "../../src/core/spool.ts";
-import { createSpoolDisk } from "../../src/platform/spool_disk.ts";
-import { ON_WINDOWS } from "../os.ts";
 import { Model, runScenario, scenario, seedFromEnv, STREAMS } from "./output_model.ts";
+import { quietDisk } from "./spool_fixture.ts";
 
 const LONG = Deno.env.get("YIELDSHELL_LONG_TESTS") === "1";
 const RUNS = LONG ? 5_000 : 300;
 const SEED = seedFromEnv(20_261_214);
 console.log(`spooled log properties: fast-check seed ${SEED}, ${RUNS} runs per property`);
-
-/** The real disk, with free space unknown (no `df` per run). */
-const disk = { ...createSpoolDisk({ windows: ON_WINDOWS }), space: () => Promise.resolve(null) };
 
 /** Sizes small enough that a few hundred bytes cross segments, checkpoints and blocks. */
 const tuning = fc.record({
@@ -39,7 +35,7 @@ type Tuning = typeof tuning extends fc.Arbitrary<infer T> ? T : never;
 
 function spoolOptions(root: string, cap: number, total: number, t: Tuning): SpoolOptions {
   return {
-    disk,
+    disk: quietDisk,
     root,
     pid: Deno.pid,
     maxStreamBytes: cap,

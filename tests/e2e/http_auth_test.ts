@@ -1,50 +1,21 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServer } from "./harness.ts";
-import { startHttpServer } from "./http_harness.ts";
+import { connectHttp, type HttpSession, postJson, startHttpServer } from "./http_harness.ts";
 import { posix } from "../os.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const NONE = ["NONE"];
-const JSON_HEADERS = {
-  "Content-Type": "application/json",
-  Accept: "application/json, text/event-stream",
-};
 /** A token as the README says to make one (`openssl rand -hex 32`), fresh for each run. */
 const token = () => Array.from(crypto.getRandomValues(new Uint8Array(32)), hex).join("");
 const hex = (byte: number) => byte.toString(16).padStart(2, "0");
 
-async function connect(url: string, headers: Record<string, string> = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: "yieldshell-hardening", version: "1.0.0" });
-  await client.connect(transport);
-  return {
-    client,
-    sessionId: transport.sessionId ?? "",
-    async run(command: string) {
-      const result = await client.callTool({
-        name: "execute",
-        arguments: { command, side_effects: NONE },
-      }) as CallToolResult;
-      return result.structuredContent as { stdout: string; stderr: string; exit_code: number };
-    },
-    async [Symbol.asyncDispose]() {
-      await client.close().catch(() => {});
-    },
-  };
-}
-
-async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+/** Runs `command` with no side effects declared; returns what it printed and its exit code. */
+async function run(session: HttpSession, command: string) {
+  const reply = await session.call("execute", { command, side_effects: NONE });
+  return reply.payload as { stdout: string; stderr: string; exit_code: number };
 }
 
 Deno.test("http: with a token, OAuth discovery paths answer 404 and /mcp answers 401", async () => {
@@ -140,15 +111,15 @@ posix.test("http: commands never see YIELDSHELL_AUTH_TOKEN and the token is reda
   const secret = token();
   await t.step("token from the variable (not matching any redaction pattern)", async () => {
     await using server = await startHttpServer({ env: { YIELDSHELL_AUTH_TOKEN: secret } });
-    await using s = await connect(server.url, { Authorization: `Bearer ${secret}` });
-    const env = await s.run("env");
+    await using s = await connectHttp(server.url, { Authorization: `Bearer ${secret}` });
+    const env = await run(s, "env");
     assert.match(env.stdout, /CI=true/, "env ran");
     assert.doesNotMatch(env.stdout, /YIELDSHELL_AUTH_TOKEN/);
     assert.ok(!env.stdout.includes(secret));
-    const printed = await s.run("printenv YIELDSHELL_AUTH_TOKEN");
+    const printed = await run(s, "printenv YIELDSHELL_AUTH_TOKEN");
     assert.equal(printed.exit_code, 1);
     assert.equal(printed.stdout, "");
-    const echoed = await s.run(`echo ${secret}; echo "x${secret}y" >&2`);
+    const echoed = await run(s, `echo ${secret}; echo "x${secret}y" >&2`);
     assert.equal(echoed.stdout, "[REDACTED:YIELDSHELL_AUTH_TOKEN]\n");
     assert.equal(echoed.stderr, "x[REDACTED:YIELDSHELL_AUTH_TOKEN]y\n");
     const ps = await s.client.callTool({ name: "ps", arguments: {} }) as CallToolResult;
@@ -156,8 +127,8 @@ posix.test("http: commands never see YIELDSHELL_AUTH_TOKEN and the token is reda
   });
   await t.step("token from the flag", async () => {
     await using server = await startHttpServer({ args: ["--auth-token", secret] });
-    await using s = await connect(server.url, { Authorization: `Bearer ${secret}` });
-    assert.equal((await s.run(`printf %s ${secret}`)).stdout, "[REDACTED:YIELDSHELL_AUTH_TOKEN]");
+    await using s = await connectHttp(server.url, { Authorization: `Bearer ${secret}` });
+    assert.equal((await run(s, `printf %s ${secret}`)).stdout, "[REDACTED:YIELDSHELL_AUTH_TOKEN]");
   });
   await t.step("over stdio, where build scripts run too", async () => {
     await using s = await startServer({ env: { YIELDSHELL_AUTH_TOKEN: secret } });

@@ -1,37 +1,10 @@
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startHttpServer } from "./http_harness.ts";
+import { connectHttp, MCP_ACCEPT, postJson, startHttpServer } from "./http_harness.ts";
 import { posix } from "../os.ts";
 
 const NONE = ["NONE"];
 const PROTOCOL_VERSION = "2025-06-18";
-const JSON_HEADERS = {
-  "Content-Type": "application/json",
-  Accept: "application/json, text/event-stream",
-};
-
-async function connect(url: string, headers: Record<string, string> = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: "yieldshell-hardening", version: "1.0.0" });
-  await client.connect(transport);
-  return {
-    client,
-    sessionId: transport.sessionId ?? "",
-    async [Symbol.asyncDispose]() {
-      await client.close().catch(() => {});
-    },
-  };
-}
-
-async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
+const JSON_HEADERS = { "Content-Type": "application/json", Accept: MCP_ACCEPT };
 
 const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 
@@ -39,7 +12,7 @@ posix.test("http: each entry of a JSON-RPC batch counts against the request limi
   await using server = await startHttpServer({
     args: ["--max-concurrent-requests", "2", "--keepalive-interval-ms", "100"],
   });
-  await using s = await connect(server.url);
+  await using s = await connectHttp(server.url);
   const session = { "Mcp-Session-Id": s.sessionId, "Mcp-Protocol-Version": PROTOCOL_VERSION };
 
   const pair = await postJson(server.url, [ping(1), ping(2)], session);
@@ -78,7 +51,7 @@ posix.test("http: each entry of a JSON-RPC batch counts against the request limi
 
 posix.test("http: cancelling one entry of a batch still answers the rest", async (t) => {
   await using server = await startHttpServer({ args: ["--keepalive-interval-ms", "100"] });
-  await using s = await connect(server.url);
+  await using s = await connectHttp(server.url);
   const session = { "Mcp-Session-Id": s.sessionId, "Mcp-Protocol-Version": PROTOCOL_VERSION };
   const call = (id: string, name: string, args: Record<string, unknown>) => ({
     jsonrpc: "2.0",

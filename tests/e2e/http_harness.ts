@@ -82,16 +82,28 @@ export async function startHttpServer(
 /** An SDK client connected to an HTTP server, one session. */
 export interface HttpSession extends AsyncDisposable {
   client: Client;
+  transport: StreamableHTTPClientTransport;
+  /** The session id the server assigned at initialize. */
+  sessionId: string;
   /** Calls a tool and returns its structured payload and error flag. */
   call(name: string, args?: Record<string, unknown>): Promise<Omit<ToolReply, "text">>;
 }
 
-/** Connects a real SDK client over streamable HTTP: a session of its own. */
-export async function connectHttp(url: string): Promise<HttpSession> {
+/**
+ * Connects a real SDK client over streamable HTTP: a session of its own, sending `headers`
+ * (an `Authorization`, say) with every request.
+ */
+export async function connectHttp(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<HttpSession> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const client = new Client({ name: "yieldshell-http-e2e", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(transport);
   return {
     client,
+    transport,
+    sessionId: transport.sessionId ?? "",
     async call(name, args = {}) {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         timeout: 120_000,
@@ -105,4 +117,21 @@ export async function connectHttp(url: string): Promise<HttpSession> {
       await client.close().catch(() => {});
     },
   };
+}
+
+/** What the MCP endpoint accepts from a client. */
+export const MCP_ACCEPT = "application/json, text/event-stream";
+
+/** A raw POST of one JSON-RPC message (or any text, sent as is) to the endpoint. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: MCP_ACCEPT, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }

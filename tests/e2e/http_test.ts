@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { ToolReply as HarnessToolReply } from "./harness.ts";
-import { startHttpServer } from "./http_harness.ts";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectHttp, MCP_ACCEPT, postJson, startHttpServer } from "./http_harness.ts";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createHttpHandler, type HttpConfig } from "../../src/transports/http_handler.ts";
@@ -14,55 +12,11 @@ import { linux, posix } from "../os.ts";
 // fileURLToPath, not URL.pathname: on Windows that would be "/C:/...", neither a cwd nor a path.
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const NONE = ["NONE"];
-const ACCEPT = "application/json, text/event-stream";
 const PROTOCOL_VERSION = "2025-06-18";
 const MIB = 1024 * 1024;
 
 /** A tool reply as harness.ts shapes it, without the JSON text. */
 type ToolReply = Omit<HarnessToolReply, "text">;
-
-/** An SDK client connected over streamable HTTP. */
-interface HttpClient extends AsyncDisposable {
-  client: Client;
-  transport: StreamableHTTPClientTransport;
-  sessionId: string;
-  call(name: string, args?: Record<string, unknown>): Promise<ToolReply>;
-}
-
-async function connect(url: string, headers: Record<string, string> = {}): Promise<HttpClient> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: "yieldshell-http-e2e", version: "1.0.0" });
-  await client.connect(transport);
-  return {
-    client,
-    transport,
-    sessionId: transport.sessionId ?? "",
-    async call(name, args = {}) {
-      const result = await client.callTool({ name, arguments: args }) as CallToolResult;
-      return {
-        payload: (result.structuredContent ?? {}) as Record<string, unknown>,
-        isError: result.isError === true,
-      };
-    },
-    async [Symbol.asyncDispose]() {
-      await client.close().catch(() => {});
-    },
-  };
-}
-
-/** A raw POST of one JSON-RPC message (or any text) to the endpoint. */
-async function post(
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; text: string }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: ACCEPT, ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
 
 const initialize = (id = 1) => ({
   jsonrpc: "2.0",
@@ -77,13 +31,13 @@ const initialize = (id = 1) => ({
 
 /** Initializes a session with raw requests; returns the headers later requests need. */
 async function rawSession(url: string): Promise<Record<string, string>> {
-  const init = await post(url, initialize());
+  const init = await postJson(url, initialize());
   assert.equal(init.status, 200, init.text);
   const headers = {
     "Mcp-Session-Id": init.headers.get("mcp-session-id") ?? "",
     "Mcp-Protocol-Version": PROTOCOL_VERSION,
   };
-  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, {
+  const initialized = await postJson(url, { jsonrpc: "2.0", method: "notifications/initialized" }, {
     ...headers,
   });
   assert.equal(initialized.status, 202);
@@ -108,7 +62,7 @@ async function rawHttp(port: number, head: string[]): Promise<{ status: number; 
 
 posix.test("http: tools/list and every tool over a real loopback socket", async () => {
   await using server = await startHttpServer();
-  await using s = await connect(server.url);
+  await using s = await connectHttp(server.url);
   assert.match(s.sessionId, /^[0-9a-f-]{36}$/);
   const { tools } = await s.client.listTools();
   assert.deepEqual(
@@ -158,8 +112,8 @@ posix.test("http: tools/list and every tool over a real loopback socket", async 
 
 posix.test("http: two concurrent sessions do not see each other's executions", async () => {
   await using server = await startHttpServer();
-  await using a = await connect(server.url);
-  await using b = await connect(server.url);
+  await using a = await connectHttp(server.url);
+  await using b = await connectHttp(server.url);
   assert.notEqual(a.sessionId, b.sessionId);
   const [mine, theirs] = await Promise.all([
     a.call("execute", { command: "sleep 30", side_effects: NONE, yield_ms: 0, name: "a" }),
@@ -187,7 +141,7 @@ posix.test("http: progress notifications arrive on the request's own SSE stream"
   const command = "for i in 1 2 3 4 5 6; do echo tick$i; sleep 0.15; done";
 
   await t.step("through the SDK client", async () => {
-    await using s = await connect(server.url);
+    await using s = await connectHttp(server.url);
     const progress: Progress[] = [];
     const result = await s.client.callTool(
       { name: "execute", arguments: { command, side_effects: NONE, yield_ms: 10_000 } },
@@ -204,7 +158,7 @@ posix.test("http: progress notifications arrive on the request's own SSE stream"
 
   await t.step("on the POST response, before the result (raw SSE)", async () => {
     const headers = await rawSession(server.url);
-    const call = await post(server.url, {
+    const call = await postJson(server.url, {
       jsonrpc: "2.0",
       id: 7,
       method: "tools/call",
@@ -228,7 +182,7 @@ posix.test("http: progress notifications arrive on the request's own SSE stream"
 
 linux.test("http: cancelling an in-flight execute stops its command", async () => {
   await using server = await startHttpServer();
-  await using s = await connect(server.url);
+  await using s = await connectHttp(server.url);
   const tag = marker();
   const cancel = new AbortController();
   const call = s.client.callTool(
@@ -249,8 +203,8 @@ linux.test("http: cancelling an in-flight execute stops its command", async () =
 
 linux.test("http: DELETE ends a session and stops its executions; its id then gets 404", async () => {
   await using server = await startHttpServer();
-  await using s = await connect(server.url);
-  await using other = await connect(server.url);
+  await using s = await connectHttp(server.url);
+  await using other = await connectHttp(server.url);
   const tag = marker();
   const otherTag = marker();
   await s.call("execute", {
@@ -270,7 +224,7 @@ linux.test("http: DELETE ends a session and stops its executions; its id then ge
   await s.transport.terminateSession();
   await eventually(() => processesWithMarker(tag).length === 0, 15_000, "the command to stop");
   assert.ok(processesWithMarker(otherTag).length > 0, "the other session's command lives on");
-  const after = await post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, {
+  const after = await postJson(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, {
     "Mcp-Session-Id": sessionId,
     "Mcp-Protocol-Version": PROTOCOL_VERSION,
   });
@@ -299,12 +253,12 @@ Deno.test("http: Host, Origin, session, path, method, size and parse errors", as
   await t.step(
     "403 for a foreign Origin; loopback origins pass; only listed origins get CORS headers",
     async () => {
-      const evil = await post(url, initialize(), { Origin: "http://evil.example.com" });
+      const evil = await postJson(url, initialize(), { Origin: "http://evil.example.com" });
       assert.equal(evil.status, 403);
       assert.match(errorMessage(evil.text), /Origin "http:\/\/evil.example.com" is not allowed/);
-      assert.equal((await post(url, initialize(), { Origin: "null" })).status, 403);
+      assert.equal((await postJson(url, initialize(), { Origin: "null" })).status, 403);
       const ping = (origin: string) =>
-        post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...session, Origin: origin });
+        postJson(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...session, Origin: origin });
       // Any local web page has a loopback origin: it is not refused, but its browser gets no
       // CORS headers, so it can neither read a reply nor send Mcp-Session-Id.
       for (const origin of [`http://localhost:${port}`, "http://127.0.0.1:3000"]) {
@@ -331,10 +285,10 @@ Deno.test("http: Host, Origin, session, path, method, size and parse errors", as
   );
 
   await t.step("400 without Mcp-Session-Id after initialize; 404 for an unknown one", async () => {
-    const missing = await post(url, { jsonrpc: "2.0", id: 4, method: "tools/list" });
+    const missing = await postJson(url, { jsonrpc: "2.0", id: 4, method: "tools/list" });
     assert.equal(missing.status, 400);
     assert.match(errorMessage(missing.text), /Mcp-Session-Id header is required; send an init/);
-    const unknown = await post(url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, {
+    const unknown = await postJson(url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, {
       "Mcp-Session-Id": "no-such-session",
     });
     assert.equal(unknown.status, 404);
@@ -342,21 +296,21 @@ Deno.test("http: Host, Origin, session, path, method, size and parse errors", as
   });
 
   await t.step("404 off /mcp, 405 for other methods, 400 for a body that is not JSON", async () => {
-    const elsewhere = await post(url.replace("/mcp", "/other"), initialize());
+    const elsewhere = await postJson(url.replace("/mcp", "/other"), initialize());
     assert.equal(elsewhere.status, 404);
     assert.match(errorMessage(elsewhere.text), /the MCP endpoint is \/mcp/);
     const put = await fetch(url, { method: "PUT", body: "{}" });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get("allow"), "GET, POST, DELETE");
     await put.body?.cancel();
-    const garbage = await post(url, "{not json", session);
+    const garbage = await postJson(url, "{not json", session);
     assert.equal(garbage.status, 400);
     assert.equal(JSON.parse(garbage.text).error.code, -32700);
   });
 
   await t.step("413 over 4 MiB, by Content-Length and while reading a chunked body", async () => {
     const big = JSON.stringify({ ...initialize(), pad: "x".repeat(4 * MIB) });
-    const declared = await post(url, big, session);
+    const declared = await postJson(url, big, session);
     assert.equal(declared.status, 413);
     assert.match(errorMessage(declared.text), /^Payload too large: request bodies are limited/);
     let sent = 0;
@@ -371,14 +325,14 @@ Deno.test("http: Host, Origin, session, path, method, size and parse errors", as
     });
     const chunked = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: ACCEPT, ...session },
+      headers: { "Content-Type": "application/json", Accept: MCP_ACCEPT, ...session },
       body: stream,
     });
     assert.equal(chunked.status, 413);
     await chunked.body?.cancel();
     assert.ok(sent < 64 * MIB, `the server stopped reading (client sent ${sent} bytes)`);
     const exactly = JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ping" });
-    assert.equal((await post(url, exactly.padEnd(4 * MIB, " "), session)).status, 200);
+    assert.equal((await postJson(url, exactly.padEnd(4 * MIB, " "), session)).status, 200);
   });
 });
 
@@ -397,18 +351,18 @@ Deno.test("http: bearer token, session limit and concurrent request limit", asyn
       { Authorization: token },
     ];
     for (const headers of attempts) {
-      const reply = await post(server.url, initialize(), headers);
+      const reply = await postJson(server.url, initialize(), headers);
       assert.equal(reply.status, 401);
       assert.match(reply.headers.get("www-authenticate") ?? "", /^Bearer /);
       assert.match(errorMessage(reply.text), /^Unauthorized: .*Authorization: Bearer <token>/);
     }
   });
 
-  await using a = await connect(server.url, auth);
-  await using b = await connect(server.url, auth);
+  await using a = await connectHttp(server.url, auth);
+  await using b = await connectHttp(server.url, auth);
 
   await t.step("503 with Retry-After past the session limit", async () => {
-    const third = await post(server.url, initialize(), auth);
+    const third = await postJson(server.url, initialize(), auth);
     assert.equal(third.status, 503);
     assert.equal(third.headers.get("retry-after"), "30");
     assert.match(errorMessage(third.text), /^Too many sessions: .*limit of 2 .*DELETE/);
@@ -437,7 +391,7 @@ Deno.test("http: bearer token, session limit and concurrent request limit", asyn
     const stopped = () => tags.every((tag) => processesWithMarker(tag).length === 0);
     try {
       await eventually(started, 10_000, "both commands");
-      const busy = await post(server.url, { jsonrpc: "2.0", id: 9, method: "ping" }, {
+      const busy = await postJson(server.url, { jsonrpc: "2.0", id: 9, method: "ping" }, {
         ...auth,
         "Mcp-Session-Id": a.sessionId,
         "Mcp-Protocol-Version": PROTOCOL_VERSION,
@@ -458,8 +412,8 @@ linux.test("http: SIGTERM stops every session's executions and exits 0 with noth
   const server = await startHttpServer({ env: { YIELDSHELL_KEEPALIVE_INTERVAL_MS: "100" } });
   const tag = marker();
   try {
-    await using a = await connect(server.url);
-    await using b = await connect(server.url);
+    await using a = await connectHttp(server.url);
+    await using b = await connectHttp(server.url);
     const ids: string[] = [];
     for (const s of [a, b]) {
       const { payload } = await s.call("execute", {
@@ -568,7 +522,7 @@ function handlerConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
 function request(body: unknown, headers: Record<string, string> = {}, host = "127.0.0.1:8000") {
   return new Request(`http://${host}/mcp`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: ACCEPT, Host: host, ...headers },
+    headers: { "Content-Type": "application/json", Accept: MCP_ACCEPT, Host: host, ...headers },
     body: JSON.stringify(body),
   });
 }

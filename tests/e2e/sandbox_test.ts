@@ -4,22 +4,18 @@
  * outside (this test reads /proc). Ignored, with the reason printed, where bubblewrap cannot run.
  */
 import assert from "node:assert/strict";
-import { bwrapTest, hostPidsWithArg } from "../platform/sandbox_harness.ts";
+import {
+  bwrapTest,
+  exists,
+  hostPidsWithArg,
+  loopbackListener,
+  sleepLoopPids,
+  workspace as sandboxWorkspace,
+} from "../platform/sandbox_harness.ts";
 import { eventually, isAlive, marker, type Session, startServer } from "./harness.ts";
 import { connectHttp, startHttpServer } from "./http_harness.ts";
 
-async function workspace(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "ys-e2e-sandbox-" }));
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const workspace = () => sandboxWorkspace("ys-e2e-sandbox-");
 
 /** A server with `--sandbox MODE` whose commands run in `dir` (also its only allowed root). */
 function sandboxedServer(mode: string, dir: string, args: string[] = []): Promise<Session> {
@@ -69,19 +65,11 @@ bwrapTest(
 
 bwrapTest("a loopback server is reachable only with a network category", async () => {
   const dir = await workspace();
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const received: string[] = [];
-  const accepting = (async () => {
-    for await (const connection of listener) {
-      const buffer = new Uint8Array(64);
-      const read = await connection.read(buffer).catch(() => null);
-      received.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)));
-      connection.close();
-    }
-  })();
+  await using listener = loopbackListener();
+  const { received } = listener;
   try {
     await using session = await sandboxedServer("declared", dir);
-    const connect = `exec bash -c 'exec 3<>/dev/tcp/127.0.0.1/${listener.addr.port} && ` +
+    const connect = `exec bash -c 'exec 3<>/dev/tcp/127.0.0.1/${listener.port} && ` +
       "echo hello >&3 && echo connected'";
     const offline = await run(session, connect, ["NONE"]);
     assert.notEqual(offline.exit_code, 0);
@@ -95,8 +83,6 @@ bwrapTest("a loopback server is reachable only with a network category", async (
     await eventually(() => received.length > 0, 10_000, "the connection from the sandbox");
     assert.deepEqual(received, ["hello\n"]);
   } finally {
-    listener.close();
-    await accepting.catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -206,17 +192,6 @@ const DAEMON = (tag: string) =>
   `setsid nohup env -i /bin/sh -c 'while :; do sleep 1; done' ${tag} >/dev/null 2>&1 & ` +
   "echo started";
 
-/** The daemon, found from outside by the tag in its argv (its environment is empty). */
-function daemonPids(tag: string): number[] {
-  return hostPidsWithArg(tag).filter((pid) => {
-    try {
-      return Deno.readTextFileSync(`/proc/${pid}/cmdline`).startsWith("/bin/sh\0-c\0while");
-    } catch {
-      return false;
-    }
-  });
-}
-
 bwrapTest("a daemon that re-sessions and drops every marker dies on stop", async () => {
   const dir = await workspace();
   const tag = marker();
@@ -229,8 +204,8 @@ bwrapTest("a daemon that re-sessions and drops every marker dies on stop", async
     });
     // The shell is done, but the daemon lives inside the sandbox: the execution runs on.
     assert.equal(started.payload.status, "backgrounded", JSON.stringify(started.payload));
-    await eventually(() => daemonPids(tag).length === 1, 10_000, "the daemon");
-    const [daemon] = daemonPids(tag);
+    await eventually(() => sleepLoopPids(tag).length === 1, 10_000, "the daemon");
+    const [daemon] = sleepLoopPids(tag);
     assert.ok(!Deno.readTextFileSync(`/proc/${daemon}/environ`).includes("_MCP_YIELDSHELL"));
     const id = started.payload.execution_id;
     const stopped = await session.call("stop", { execution_id: id });
@@ -256,11 +231,11 @@ bwrapTest("a daemon that re-sessions and drops every marker dies on shutdown", a
         yield_ms: 500,
       });
       assert.equal(started.payload.stdout, "started\n");
-      await eventually(() => daemonPids(tag).length === 1, 10_000, "the daemon");
+      await eventually(() => sleepLoopPids(tag).length === 1, 10_000, "the daemon");
     } finally {
       await session.close();
     }
-    assert.deepEqual(daemonPids(tag), [], "the daemon died with the server's shutdown");
+    assert.deepEqual(sleepLoopPids(tag), [], "the daemon died with the server's shutdown");
   } finally {
     for (const pid of hostPidsWithArg(tag)) Deno.kill(pid, "SIGKILL");
     await Deno.remove(dir, { recursive: true });

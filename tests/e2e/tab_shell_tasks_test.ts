@@ -9,13 +9,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { eventually, isAlive, type Session, startServer } from "./harness.ts";
 import { startHttpServer } from "./http_harness.ts";
+import { startTabShell } from "./tab_shell_harness.ts";
 import { linux, posix } from "../os.ts";
 
 const TASK_KEYS = ["task_id", "command", "status", "created_at", "completed_at"];
-
-function tabShell(args: string[] = []): Promise<Session> {
-  return startServer({ args: ["--tools", "tab-shell", ...args] });
-}
 
 /** Starts `command` in the background; returns its task id. */
 async function background(s: Session, command: string, extra: Record<string, unknown> = {}) {
@@ -39,7 +36,7 @@ async function ended(s: Session, id: string) {
 }
 
 posix.test("a background task from start to each end", async (t) => {
-  await using s = await tabShell();
+  await using s = await startTabShell();
   await t.step("start returns a task_id at once, while the command runs", async () => {
     const reply = await s.call("execute_shell_command", { command: "sleep 60", background: true });
     assert.deepEqual(Object.keys(JSON.parse(reply.text)), ["task_id", "status", "message"]);
@@ -110,7 +107,7 @@ function exists(path: string): boolean {
 }
 
 linux.test("stop kills the task's whole process group and says so only once", async () => {
-  await using s = await tabShell();
+  await using s = await startTabShell();
   const dir = await Deno.makeTempDir();
   let id = "";
   try {
@@ -144,7 +141,7 @@ linux.test("stop kills the task's whole process group and says so only once", as
 });
 
 posix.test("list: a JSON array of this session's tasks, oldest first", async () => {
-  await using s = await tabShell();
+  await using s = await startTabShell();
   assert.equal((await s.call("list_background_tasks")).text, "[]");
   const first = await background(s, "sleep 60");
   await s.call("execute_shell_command", { command: "echo foreground" });
@@ -162,7 +159,7 @@ posix.test("list: a JSON array of this session's tasks, oldest first", async () 
 
 posix.test("completed tasks expire after the TTL; a TTL of 0 keeps them", async (t) => {
   await t.step("a short TTL", async () => {
-    await using s = await tabShell(["--completed-task-ttl", "0.3"]);
+    await using s = await startTabShell(["--completed-task-ttl", "0.3"]);
     const id = await background(s, "true");
     await ended(s, id);
     await eventually(
@@ -178,7 +175,7 @@ posix.test("completed tasks expire after the TTL; a TTL of 0 keeps them", async 
     assert.equal(stop.payload.status, "not_stopped");
   });
   await t.step("0 keeps finished records (process_retention_ms 0 would reap them)", async () => {
-    await using s = await tabShell(["--completed-task-ttl", "0"]);
+    await using s = await startTabShell(["--completed-task-ttl", "0"]);
     const id = await background(s, "true");
     await ended(s, id);
     await background(s, "true"); // every start reaps first
@@ -188,7 +185,7 @@ posix.test("completed tasks expire after the TTL; a TTL of 0 keeps them", async 
 });
 
 posix.test("answered foreground commands leave no record to crowd tasks out", async () => {
-  await using s = await tabShell(["--max-retained-processes", "1"]);
+  await using s = await startTabShell(["--max-retained-processes", "1"]);
   const id = await background(s, "echo kept");
   await ended(s, id);
   for (let i = 0; i < 3; i++) await s.call("execute_shell_command", { command: "true" });
@@ -201,7 +198,7 @@ posix.test("foreground calls send keepalive progress over stdio", async () => {
   try {
     const config = `${dir}/config.yaml`;
     await Deno.writeTextFile(config, "keepalive_interval: 0.05\n");
-    await using s = await tabShell(["--config", config]);
+    await using s = await startTabShell(["--config", config]);
     const notes = await runWithProgress(s.client, dir);
     assertKeepalive(notes);
   } finally {

@@ -5,10 +5,12 @@
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { fileURLToPath } from "node:url";
-import { isAlive, serverCommand, type Session, startServer } from "./harness.ts";
+import { isAlive, serverCommand, startServer } from "./harness.ts";
+import { startTabShell } from "./tab_shell_harness.ts";
+import { TAB_SHELL_CONFIG_URL, TAB_SHELL_FLAGS } from "../fixtures/tab_shell_seed.ts";
 import { linux, posix } from "../os.ts";
 
-const SEED_CONFIG = fileURLToPath(new URL("../fixtures/tab-shell-config.yaml", import.meta.url));
+const SEED_CONFIG = fileURLToPath(TAB_SHELL_CONFIG_URL);
 const M = "[...truncated]";
 const RESULT_KEYS = [
   "status",
@@ -20,18 +22,13 @@ const RESULT_KEYS = [
   "command",
 ];
 
-/** A server serving only tab-shell-mcp's tools, with `args` added. */
-function tabShell(args: string[] = [], env: Record<string, string> = {}): Promise<Session> {
-  return startServer({ args: ["--tools", "tab-shell", ...args], env });
-}
-
 /** The keys of the JSON text, in its order (the structured content is the same object). */
 function textKeys(text: string): string[] {
   return Object.keys(JSON.parse(text));
 }
 
 Deno.test("tools/list with --tools tab-shell: the four tools, tab-shell-mcp's parameters", async () => {
-  await using s = await tabShell(["--timeout", "12.5", "--max-output-length", "1234"]);
+  await using s = await startTabShell(["--timeout", "12.5", "--max-output-length", "1234"]);
   const { tools } = await s.client.listTools() as { tools: Tool[] };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   assert.deepEqual([...byName.keys()], [
@@ -95,7 +92,7 @@ Deno.test("--tools both serves both sets; the default serves ours", async () => 
 });
 
 posix.test("foreground commands: success, error exit, signal, start failure", async (t) => {
-  await using s = await tabShell();
+  await using s = await startTabShell();
   await t.step("success", async () => {
     const reply = await s.call("execute_shell_command", { command: "echo hello" });
     assert.equal(reply.isError, false);
@@ -156,7 +153,7 @@ posix.test("foreground commands: success, error exit, signal, start failure", as
 
 linux.test("a foreground timeout kills the whole process group and keeps the output", async () => {
   // 2 s leaves the shell ample time to print before the kill, even on a loaded machine.
-  await using s = await tabShell(["--timeout", "2"]);
+  await using s = await startTabShell(["--timeout", "2"]);
   // No timeout in the call: --timeout (seconds) is the default.
   const reply = await s.call("execute_shell_command", {
     command: "sleep 60 & echo $!; echo started; wait",
@@ -171,7 +168,7 @@ linux.test("a foreground timeout kills the whole process group and keeps the out
 });
 
 Deno.test("rejection by the lists and the other policy layers", async (t) => {
-  await using s = await tabShell(["--blacklist", "rm,bash", "--allowed-cwd", "/tmp"]);
+  await using s = await startTabShell(["--blacklist", "rm,bash", "--allowed-cwd", "/tmp"]);
   await t.step("a blacklisted name anywhere in the line", async () => {
     const reply = await s.call("execute_shell_command", { command: "echo ok && rm -rf /tmp/x" });
     assert.equal(reply.isError, true);
@@ -197,7 +194,7 @@ Deno.test("rejection by the lists and the other policy layers", async (t) => {
 });
 
 Deno.test("the whitelist: only listed names run", async () => {
-  await using s = await tabShell(["--whitelist", "echo"]);
+  await using s = await startTabShell(["--whitelist", "echo"]);
   const ok = await s.call("execute_shell_command", { command: "echo fine" });
   assert.equal(ok.payload.status, "success");
   const refused = await s.call("execute_shell_command", { command: "echo hi & cat /etc/passwd" });
@@ -206,7 +203,7 @@ Deno.test("the whitelist: only listed names run", async () => {
 });
 
 posix.test("truncation counts characters and keeps the tail or the head", async (t) => {
-  await using s = await tabShell(["--max-output-length", "20"]);
+  await using s = await startTabShell(["--max-output-length", "20"]);
   const emoji = "for i in $(seq 30); do printf '\u{1F600}'; done";
   await t.step("tail (tab-shell-mcp's default)", async () => {
     const reply = await s.call("execute_shell_command", { command: emoji });
@@ -238,7 +235,7 @@ posix.test("truncation counts characters and keeps the tail or the head", async 
 });
 
 posix.test("tab-shell-mcp's example config.yaml, as is", async (t) => {
-  await using s = await tabShell(["--config", SEED_CONFIG], { SHELL: "/bin/bash" });
+  await using s = await startTabShell(["--config", SEED_CONFIG], { SHELL: "/bin/bash" });
   await t.step('shell "" is $SHELL', async () => {
     const reply = await s.call("execute_shell_command", { command: "echo ${BASH_VERSION:+bash}" });
     assert.equal(reply.payload.stdout, "bash\n");
@@ -257,24 +254,7 @@ posix.test("tab-shell-mcp's example config.yaml, as is", async (t) => {
 });
 
 posix.test("tab-shell-mcp's example command line starts the server", async () => {
-  await using s = await tabShell([
-    "--transport",
-    "stdio",
-    "--shell",
-    "/bin/bash",
-    "--timeout",
-    "60",
-    "--max-output-length",
-    "100000",
-    "--output-truncation-mode",
-    "tail",
-    "--completed-task-ttl",
-    "3600",
-    "--blacklist",
-    "rm,mkfs,dd,format",
-    "--whitelist",
-    "",
-  ]);
+  await using s = await startTabShell(TAB_SHELL_FLAGS);
   const refused = await s.call("execute_shell_command", { command: "mkfs /dev/null" });
   assert.equal(refused.payload.status, "rejected");
   const big = await s.call("execute_shell_command", {

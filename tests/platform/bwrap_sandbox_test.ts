@@ -5,43 +5,24 @@
  */
 import assert from "node:assert/strict";
 import { sandboxHint } from "../../src/policy/sandbox_hint.ts";
-import { eventually, marker } from "../e2e/harness.ts";
+import { eventually, isAlive, marker } from "../e2e/harness.ts";
 import {
   bwrapTest,
   confinementFor,
+  exists,
   HOST,
   hostPidsWithArg,
+  loopbackListener,
   runSandboxed,
   sandboxedArgv,
   signalGroup,
+  sleepLoopPids,
   spawnSandboxed,
+  workspace,
 } from "./sandbox_harness.ts";
 
 const READ_ONLY = { filesystem: "read-only", network: false } as const;
 const WORKSPACE = { filesystem: "workspace-writable", network: false } as const;
-
-async function workspace(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "ys-sandbox-" }));
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
 
 /** A plain host process (not sandboxed) for the sandbox to try to reach. */
 function hostSleeper(): Deno.ChildProcess {
@@ -118,18 +99,10 @@ bwrapTest("MODIFIES_WORKSPACE_FILES: the workspace roots are writable, nothing e
 
 bwrapTest("network: a loopback server is unreachable without a network category", async () => {
   const dir = await workspace();
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const received: string[] = [];
-  const accepting = (async () => {
-    for await (const connection of listener) {
-      const buffer = new Uint8Array(64);
-      const read = await connection.read(buffer).catch(() => null);
-      received.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)));
-      connection.close();
-    }
-  })();
+  await using listener = loopbackListener();
+  const { received } = listener;
   try {
-    const { port } = listener.addr;
+    const { port } = listener;
     const connect =
       `exec bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo hello >&3 && echo connected'`;
 
@@ -150,8 +123,6 @@ bwrapTest("network: a loopback server is unreachable without a network category"
     await eventually(() => received.length > 0, 10_000, "the connection from the sandbox");
     assert.deepEqual(received, ["hello\n"]);
   } finally {
-    listener.close();
-    await accepting.catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -206,14 +177,8 @@ bwrapTest("an execution cannot see, read or signal the server, a sibling or the 
   );
   const host = hostSleeper();
   try {
-    const loop = (pid: number) =>
-      Deno.readTextFileSync(`/proc/${pid}/cmdline`).startsWith("/bin/sh\0-c\0while");
-    await eventually(
-      () => hostPidsWithArg(sibling).some(loop),
-      10_000,
-      "the sibling sandbox",
-    );
-    const [siblingPid] = hostPidsWithArg(sibling).filter(loop);
+    await eventually(() => sleepLoopPids(sibling).length > 0, 10_000, "the sibling sandbox");
+    const [siblingPid] = sleepLoopPids(sibling);
     const ran = await runSandboxed(
       [
         "ps -e -o args=",
@@ -311,22 +276,6 @@ const DAEMON = (tag: string) =>
   `setsid nohup env -u DAEMON_MARK /bin/sh -c 'while :; do sleep 1; done' ${tag} ` +
   ">/dev/null 2>&1 & echo started; wait";
 
-function daemonPids(tag: string): number[] {
-  return hostPidsWithArg(tag).filter((pid) =>
-    cmdlineOf(pid) === `/bin/sh\0-c\0while :; do sleep 1; done\0${tag}\0`
-  );
-}
-
-/** A process's argv, or null once it is gone (it may exit between the scan and the read). */
-function cmdlineOf(pid: number): string | null {
-  try {
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-
 function sessionOf(pid: number): number {
   const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
@@ -341,8 +290,8 @@ bwrapTest(
       DAEMON_MARK: tag,
     });
     try {
-      await eventually(() => daemonPids(tag).length === 1, 10_000, "the daemon");
-      const [daemon] = daemonPids(tag);
+      await eventually(() => sleepLoopPids(tag).length === 1, 10_000, "the daemon");
+      const [daemon] = sleepLoopPids(tag);
       assert.notEqual(sessionOf(daemon), child.pid, "the daemon left the session");
       assert.ok(!Deno.readTextFileSync(`/proc/${daemon}/environ`).includes(tag));
       // The stop the server sends: TERM to the group. The daemon is not in it, but the command's
@@ -394,8 +343,8 @@ bwrapTest("the sandbox dies with its parent (a server killed with SIGKILL)", asy
     stderr: "null",
   }).spawn();
   try {
-    await eventually(() => daemonPids(tag).length === 1, 10_000, "the daemon");
-    const [daemon] = daemonPids(tag);
+    await eventually(() => sleepLoopPids(tag).length === 1, 10_000, "the daemon");
+    const [daemon] = sleepLoopPids(tag);
     parent.kill("SIGKILL");
     await parent.status;
     await eventually(() => !isAlive(daemon), 10_000, "the daemon to die with the parent");

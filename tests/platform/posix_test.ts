@@ -6,6 +6,7 @@ import { createPosixControl } from "../../src/platform/posix.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { isAlive, marker, processesWithMarker } from "../e2e/harness.ts";
 import { linux } from "../os.ts";
+import { holdingLoop } from "./holding_loop.ts";
 
 function linuxControl() {
   return createPosixControl({
@@ -14,19 +15,6 @@ function linuxControl() {
     selfPid: Deno.pid,
     setsidPath: findSetsid(),
   });
-}
-
-/**
- * Runs `fn` with the event loop held open: the guardian's pipes are unref'd so that it never
- * keeps a server alive, and a test has no stdin or listener that would.
- */
-async function holdingLoop(fn: () => Promise<void>): Promise<void> {
-  const hold = setInterval(() => {}, 60_000);
-  try {
-    await fn();
-  } finally {
-    clearInterval(hold);
-  }
 }
 
 /** Reads both pipes to the end, so the tree's streams are released. */

@@ -146,3 +146,65 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
     return false;
   }
 }
+
+/** The argv of `/bin/sh -c 'while :; do sleep 1; done' TAG`, the tests' long-lived loop. */
+const sleepLoopCmdline = (tag: string) => `/bin/sh\0-c\0while :; do sleep 1; done\0${tag}\0`;
+
+/** Host pids of the live `/bin/sh -c 'while :; do sleep 1; done' TAG` loops (reads /proc). */
+export function sleepLoopPids(tag: string): number[] {
+  return hostPidsWithArg(tag).filter((pid) => cmdlineOf(pid) === sleepLoopCmdline(tag));
+}
+
+/** A process's argv, or null once it is gone (it may exit between the scan and the read). */
+function cmdlineOf(pid: number): string | null {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** A fresh temporary directory (its real path) to serve as a sandbox's workspace. */
+export async function workspace(prefix = "ys-sandbox-"): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
+}
+
+/** Whether anything (a link included) is at `path`. */
+export function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A loopback listener that records the first bytes each connection sends. */
+export interface LoopbackListener extends AsyncDisposable {
+  port: number;
+  /** What each connection sent, in order. */
+  received: string[];
+}
+
+/** Listens on 127.0.0.1 at a free port; disposing closes it and ends the accept loop. */
+export function loopbackListener(): LoopbackListener {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const received: string[] = [];
+  const accepting = (async () => {
+    for await (const connection of listener) {
+      const buffer = new Uint8Array(64);
+      const read = await connection.read(buffer).catch(() => null);
+      received.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)));
+      connection.close();
+    }
+  })();
+  return {
+    port: listener.addr.port,
+    received,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await accepting.catch(() => {});
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { TerminalTree } from "../../src/core/terminal_port.ts";
 import { currentPlatform } from "../../src/platform/mod.ts";
 import { eventually, isAlive, marker, processesWithMarker } from "../e2e/harness.ts";
 import { linux } from "../os.ts";
+import { holdingLoop } from "./holding_loop.ts";
 
 const decoder = new TextDecoder();
 
@@ -23,19 +24,6 @@ function spawnTerminal(command: string) {
     for await (const chunk of tree.stdout) text += decoder.decode(chunk, { stream: true });
   })();
   return { tree, tag, text: () => text, drained };
-}
-
-/**
- * Runs `fn` with the event loop held open: the guardian's pipes are unref'd so that it never
- * keeps a server alive, and a test has no stdin or listener that would.
- */
-async function holdingLoop(fn: () => Promise<void>): Promise<void> {
-  const hold = setInterval(() => {}, 60_000);
-  try {
-    await fn();
-  } finally {
-    clearInterval(hold);
-  }
 }
 
 /** Whether `pid` still has open files (a process in its exit path has closed them). */

@@ -37,6 +37,11 @@ function fakeRunSync(onCall: (args: readonly string[]) => number) {
   return { calls, runSync };
 }
 
+/** Starts `command` under a POSIX sh in this directory with the test's environment. */
+function spawnPosix(control: WindowsControl, command: string): ProcessTree {
+  return control.spawn({ shell: POSIX_SH, command, cwd: Deno.cwd(), env: Deno.env.toObject() });
+}
+
 /** Kills the shell unless it already exited (its PID may be reused), then drains it. */
 function guard(process: ProcessTree): { stop(): Promise<void> } {
   let exited = false;
@@ -250,12 +255,7 @@ Deno.test({
       return 0;
     });
     const control = new WindowsControl({ runSync });
-    const process = control.spawn({
-      shell: POSIX_SH,
-      command: SLEEPER,
-      cwd: Deno.cwd(),
-      env: Deno.env.toObject(),
-    });
+    const process = spawnPosix(control, SLEEPER);
     const processGuard = guard(process);
     try {
       assert.equal(control.isRunning(process.pid), true);
@@ -287,12 +287,7 @@ Deno.test({
       await t.step(name, async () => {
         const { runSync } = fakeRunSync(() => code);
         const control = new WindowsControl({ runSync });
-        const process = control.spawn({
-          shell: POSIX_SH,
-          command: SLEEPER,
-          cwd: Deno.cwd(),
-          env: Deno.env.toObject(),
-        });
+        const process = spawnPosix(control, SLEEPER);
         const processGuard = guard(process);
         try {
           assert.equal(control.killTree(process.pid), result);
@@ -311,12 +306,7 @@ Deno.test({
   async fn() {
     const { calls, runSync } = fakeRunSync(() => 0);
     const control = new WindowsControl({ runSync });
-    const process = control.spawn({
-      shell: POSIX_SH,
-      command: "exit 3",
-      cwd: Deno.cwd(),
-      env: Deno.env.toObject(),
-    });
+    const process = spawnPosix(control, "exit 3");
     const processGuard = guard(process);
     try {
       assert.deepEqual(await process.exited, { exitCode: 3, signal: null });

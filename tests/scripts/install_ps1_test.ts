@@ -16,21 +16,18 @@ import {
   makeFakeRelease,
   serveDirectory,
 } from "./fake_release.ts";
+import { programRuns } from "./program_runs.ts";
 
 const INSTALL_PS1 = fileURLToPath(new URL("../../install.ps1", import.meta.url));
 const HOST_ASSET = outputName(HOST_TARGET);
 
-async function hasPwsh(): Promise<boolean> {
-  try {
-    const { success } = await new Deno.Command("pwsh", {
-      args: ["-NoProfile", "-NonInteractive", "-Command", "$PSVersionTable.PSVersion.Major"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return success;
-  } catch {
-    return false;
-  }
+function hasPwsh(): Promise<boolean> {
+  return programRuns("pwsh", [
+    "-NoProfile",
+    "-NonInteractive",
+    "-Command",
+    "$PSVersionTable.PSVersion.Major",
+  ]);
 }
 
 interface Run {

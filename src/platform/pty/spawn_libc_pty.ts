@@ -31,15 +31,7 @@ export function spawnLibcPty(
   const args = ["-c", request.command];
   const env: Record<string, string> = { TERM: DEFAULT_TERM, ...request.env };
   const resolved = resolveProgram(program, env);
-  if (resolved === null) {
-    throw new Error(
-      spawnFailure(
-        new Deno.errors.NotFound("No such file or directory (os error 2)"),
-        program,
-        request.cwd,
-      ),
-    );
-  }
+  if (resolved === null) throw new Error(spawnFailure(notFound(), program, request.cwd));
   const master = openMaster(libc, request.cols, request.rows);
   let wake: { read: number; write: number } | null = null;
   try {
@@ -60,10 +52,8 @@ export function spawnLibcPty(
       signals: options.signals,
     });
   } catch (error) {
-    libc.symbols.close(master);
-    if (wake !== null) {
-      libc.symbols.close(wake.read);
-      libc.symbols.close(wake.write);
+    for (const fd of [master, wake?.read, wake?.write]) {
+      if (fd !== undefined) libc.symbols.close(fd);
     }
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(spawnFailure(error, program, request.cwd));
@@ -140,12 +130,11 @@ interface Child {
 }
 
 function posixSpawn(libc: Libc, child: Child): number {
-  const { abi, symbols } = libc;
+  const { symbols } = libc;
   // Opaque objects: glibc keeps them inline (336 and 80 bytes), macOS behind one pointer.
   const attr = new Uint8Array(1024);
   const actions = new Uint8Array(1024);
-  const allSignals = new Uint8Array(256);
-  const noSignals = new Uint8Array(256);
+  const signalSets = { all: new Uint8Array(256), none: new Uint8Array(256) };
   const path = cString(child.path, "the program path");
   const argv = child.argv.map((arg) => cString(arg, "an argument"));
   const envp = Object.entries(child.env).map(([name, value]) =>
@@ -157,28 +146,8 @@ function posixSpawn(libc: Libc, child: Child): number {
   symbols.posix_spawnattr_init(attr);
   symbols.posix_spawn_file_actions_init(actions);
   try {
-    symbols.sigfillset(allSignals);
-    symbols.sigemptyset(noSignals);
-    // Default dispositions (the runtime ignores SIGPIPE) and an empty mask, as after a login.
-    symbols.posix_spawnattr_setsigdefault(attr, allSignals);
-    symbols.posix_spawnattr_setsigmask(attr, noSignals);
-    symbols.posix_spawnattr_setflags(
-      attr,
-      abi.POSIX_SPAWN_SETSID | abi.POSIX_SPAWN_SETSIGDEF | abi.POSIX_SPAWN_SETSIGMASK |
-        abi.POSIX_SPAWN_CLOEXEC_DEFAULT,
-    );
-    const addChdir = symbols.posix_spawn_file_actions_addchdir_np;
-    if (addChdir === null) {
-      throw new Error(
-        "Cannot start a program on a terminal: libc lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or macOS 10.15 needed)",
-      );
-    }
-    addChdir(actions, cwd);
-    symbols.posix_spawn_file_actions_addopen(actions, 0, slave, abi.O_RDWR, 0);
-    symbols.posix_spawn_file_actions_adddup2(actions, 0, 1);
-    symbols.posix_spawn_file_actions_adddup2(actions, 0, 2);
-    // Nothing of the server's (sockets, pipes of other executions) leaks into the child.
-    symbols.posix_spawn_file_actions_addclosefrom_np?.(actions, 3);
+    setSpawnAttributes(libc, attr, signalSets);
+    addFileActions(libc, actions, { cwd, slave });
     const failed = symbols.posix_spawn(
       new Uint8Array(pid.buffer),
       path,
@@ -187,11 +156,54 @@ function posixSpawn(libc: Libc, child: Child): number {
       pointerArray(argv),
       pointerArray(envp),
     );
-    if (failed === ENOENT) throw new Deno.errors.NotFound("No such file or directory (os error 2)");
+    if (failed === ENOENT) throw notFound();
     if (failed !== 0) throw new Error(`Cannot start ${child.path} on a terminal: errno ${failed}`);
     return pid[0];
   } finally {
     symbols.posix_spawn_file_actions_destroy(actions);
     symbols.posix_spawnattr_destroy(attr);
   }
+}
+
+/** A new session, default dispositions (the runtime ignores SIGPIPE), an empty mask: a login's. */
+function setSpawnAttributes(
+  libc: Libc,
+  attr: Uint8Array,
+  signalSets: { all: Uint8Array; none: Uint8Array },
+): void {
+  const { abi, symbols } = libc;
+  symbols.sigfillset(signalSets.all);
+  symbols.sigemptyset(signalSets.none);
+  symbols.posix_spawnattr_setsigdefault(attr, signalSets.all);
+  symbols.posix_spawnattr_setsigmask(attr, signalSets.none);
+  symbols.posix_spawnattr_setflags(
+    attr,
+    abi.POSIX_SPAWN_SETSID | abi.POSIX_SPAWN_SETSIGDEF | abi.POSIX_SPAWN_SETSIGMASK |
+      abi.POSIX_SPAWN_CLOEXEC_DEFAULT,
+  );
+}
+
+/** The child changes to `cwd` and opens the terminal `slave` as fd 0, 1 and 2, nothing else. */
+function addFileActions(
+  libc: Libc,
+  actions: Uint8Array,
+  paths: { cwd: Uint8Array; slave: Uint8Array },
+): void {
+  const { abi, symbols } = libc;
+  const addChdir = symbols.posix_spawn_file_actions_addchdir_np;
+  if (addChdir === null) {
+    throw new Error(
+      "Cannot start a program on a terminal: libc lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or macOS 10.15 needed)",
+    );
+  }
+  addChdir(actions, paths.cwd);
+  symbols.posix_spawn_file_actions_addopen(actions, 0, paths.slave, abi.O_RDWR, 0);
+  symbols.posix_spawn_file_actions_adddup2(actions, 0, 1);
+  symbols.posix_spawn_file_actions_adddup2(actions, 0, 2);
+  // Nothing of the server's (sockets, pipes of other executions) leaks into the child.
+  symbols.posix_spawn_file_actions_addclosefrom_np?.(actions, 3);
+}
+
+function notFound(): Error {
+  return new Deno.errors.NotFound("No such file or directory (os error 2)");
 }

@@ -27,25 +27,13 @@ export interface TerminalTreeInit {
  * its output ends, when the reader stops, or on release.
  */
 export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
-  const { pty, token, containment, selfPid } = init;
+  const { pty, token, containment } = init;
   const pid = pty.pid;
-  let wake = new AbortController();
+  const waker = new Waker();
   let released = false;
   const output = hangingUpAtEnd(pty);
-  let outputDone = false;
-  output.ended.then(() => outputDone = true);
-  // Once nothing holds the terminal, an empty leader's group is enough (no `ps`): the usual
-  // end, and as cheap as a pipe execution's. Until then, or while the group lives, `ps -s`.
-  const sessionGone = async () => {
-    await Promise.race([output.ended, delay(SESSION_POLL_MS)]);
-    let pollMs = SESSION_POLL_MS;
-    while (!(outputDone && !sendSignal(-pid, "SIGURG")) && await sessionAlive(pid, selfPid)) {
-      const woken = wake.signal;
-      await delay(pollMs, woken);
-      pollMs = woken.aborted ? SESSION_POLL_MS : Math.min(pollMs * 1.5, MAX_SESSION_POLL_MS);
-    }
-  };
-  const ended = pty.exited.then(sessionGone).finally(() => containment.releaseGroup(pid));
+  const ended = pty.exited.then(() => sessionGone(init, output.ended, waker))
+    .finally(() => containment.releaseGroup(pid));
   containment.guard(pid, token);
   return {
     pid,
@@ -62,9 +50,7 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
       await pty.signalSession(signal);
       await containment.signalHolders(token, signal);
       // Re-check the session at once rather than at the next poll.
-      const previous = wake;
-      wake = new AbortController();
-      previous.abort();
+      waker.wake();
     },
     release() {
       if (released) return;
@@ -73,15 +59,55 @@ export function createTerminalTree(init: TerminalTreeInit): TerminalTree {
       void pty.close();
     },
     resize: (cols, rows) => pty.resize(cols, rows),
-    state() {
-      try {
-        const { echo, canonical } = pty.state();
-        return { echo, canonical };
-      } catch {
-        return null; // Closed: nothing reads the terminal any more.
-      }
-    },
+    state: () => terminalState(pty),
   };
+}
+
+/** The terminal's echo and line modes, or null once it is closed. */
+function terminalState(pty: PtyProcess): ReturnType<TerminalTree["state"]> {
+  try {
+    const { echo, canonical } = pty.state();
+    return { echo, canonical };
+  } catch {
+    return null; // Closed: nothing reads the terminal any more.
+  }
+}
+
+/** Ends a poll's wait early; each wake starts a fresh wait. */
+class Waker {
+  #controller = new AbortController();
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  wake(): void {
+    const previous = this.#controller;
+    this.#controller = new AbortController();
+    previous.abort();
+  }
+}
+
+/**
+ * Settles once the leader's session is empty. Once nothing holds the terminal (its output
+ * ended), an empty leader's group is enough (no `ps`): the usual end, and as cheap as a pipe
+ * execution's. Until then, or while the group lives, `ps -s`, backing off between polls.
+ */
+async function sessionGone(
+  init: TerminalTreeInit,
+  outputEnded: Promise<void>,
+  waker: Waker,
+): Promise<void> {
+  const { pty: { pid }, selfPid } = init;
+  let outputDone = false;
+  outputEnded.then(() => outputDone = true);
+  await Promise.race([outputEnded, delay(SESSION_POLL_MS)]);
+  let pollMs = SESSION_POLL_MS;
+  while (!(outputDone && !sendSignal(-pid, "SIGURG")) && await sessionAlive(pid, selfPid)) {
+    const woken = waker.signal;
+    await delay(pollMs, woken);
+    pollMs = woken.aborted ? SESSION_POLL_MS : Math.min(pollMs * 1.5, MAX_SESSION_POLL_MS);
+  }
 }
 
 /**

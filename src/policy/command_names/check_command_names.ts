@@ -30,20 +30,10 @@ export function checkCommandNames(
       tree = parser.parse(command, { deadline });
     } catch (error) {
       if (!(error instanceof BashParseError)) throw error;
-      return {
-        allow: false,
-        reason:
-          `Command could not be parsed as bash: ${error.message}; the command-name policy fails closed while a list is configured`,
-      };
+      return refuse(`Command could not be parsed as bash: ${error.message}`);
     }
     try {
-      if (tree.rootNode.hasError) {
-        return {
-          allow: false,
-          reason:
-            "Command could not be parsed as bash; the command-name policy fails closed while a list is configured",
-        };
-      }
+      if (tree.rootNode.hasError) return refuse("Command could not be parsed as bash");
       const result = extractCommandNames(tree.rootNode, parser, {
         ...options,
         source: command,
@@ -54,13 +44,16 @@ export function checkCommandNames(
       tree.delete();
     }
   } catch (error) {
-    const detail = errorText(error);
-    return {
-      allow: false,
-      reason:
-        `Command could not be checked (${detail}); the command-name policy fails closed while a list is configured`,
-    };
+    return refuse(`Command could not be checked (${errorText(error)})`);
   }
+}
+
+/** A refusal for why the command could not be checked: the policy fails closed. */
+function refuse(why: string): Decision {
+  return {
+    allow: false,
+    reason: `${why}; the command-name policy fails closed while a list is configured`,
+  };
 }
 
 /** The names decide first, then a refusal, then an unknown name, then shadowing functions. */

@@ -34,13 +34,7 @@ export function commandArgs(
       prefixed = true;
       continue;
     }
-    if (type.endsWith("redirect") || type === "comment") continue;
-    // `bash 0<file`: the grammar reads the descriptor as an argument.
-    if (
-      (type === "number" || type === "word") && /^\d+$/.test(child.text) &&
-      /[<>]/.test(script.text[child.endIndex - script.offset] ?? "")
-    ) continue;
-    args.push({ node: child, script });
+    if (isArgument(child, script)) args.push({ node: child, script });
   }
   if (!named) return null;
   for (const redirect of statement?.childrenForFieldName("redirect") ?? []) {
@@ -53,6 +47,15 @@ export function commandArgs(
     prefixed ||= "node" in args[0] && args[0].node.type !== "command_name";
   }
   return { args, prefixed };
+}
+
+/** Whether a child after the command name is an argument (not a redirection or a comment). */
+function isArgument(child: SyntaxNode, script: Script): boolean {
+  const type = child.type;
+  if (type.endsWith("redirect") || type === "comment") return false;
+  // `bash 0<file`: the grammar reads the descriptor as an argument.
+  return !((type === "number" || type === "word") && /^\d+$/.test(child.text) &&
+    /[<>]/.test(script.text[child.endIndex - script.offset] ?? ""));
 }
 
 /**

@@ -20,19 +20,8 @@ export function followCommandWord(collector: Collector, step: Step): Next {
   const problem = wordProblem(word, "the command name");
   if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
   const name = word.value;
-  // After `time`, the grammar leaves assignments as plain words (`time FOO=1 x`); to bash
-  // they are assignments, and a reserved word after one is a plain name.
-  // Only an unquoted name makes an assignment: `'q'a=1` is a command name.
-  const raw = keyword && "node" in arg ? arg.node.text : "";
-  const assignment = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(raw);
-  if (assignment !== null) {
-    collector.variableWrite(
-      assignment[1],
-      staticWord(name.slice(assignment[0].length)),
-      context.nesting,
-    );
-    return { args, index: index + 1, context, keyword: false };
-  }
+  const assigned = keyword ? assignmentAfterKeyword(collector, step, name) : null;
+  if (assigned !== null) return assigned;
   // The grammar does not know `time { ...; }` or `coproc NAME { ...; }`: it leaves the
   // reserved words as plain words, which bash would not run as commands.
   const reserved = keyword && "node" in arg && arg.node.text === name;
@@ -51,24 +40,47 @@ export function followCommandWord(collector: Collector, step: Step): Next {
   if (context.openEnded !== null && !takesAppendedInput(base)) {
     return collector.fail(`${context.openEnded} (${base} reads it)`);
   }
-  if (reserved && name === "time") {
-    // The `time` keyword takes only `-p`; anything else starting with `-` is the command.
-    let i = rest;
-    for (const option of ["-p", "--"]) {
-      const word = args[i] === undefined ? null : resolveIn(args[i], context);
-      if (word !== null && "value" in word && word.value === option) i++;
-    }
-    // After a redirection (`time >f ]]`) a reserved word is a plain name.
-    const after = args[i];
-    const { text, offset } = context.script;
-    const redirected = after !== undefined && "node" in arg && "node" in after &&
-      /[<>]/.test(text.slice(arg.node.endIndex - offset, after.node.startIndex - offset));
-    return { args, index: i, context: deeper(context), keyword: !redirected };
-  }
+  if (reserved && name === "time") return afterTime(step);
   const next = reader({ collector, name: base, args, start: rest, context });
   // `coproc` is a reserved word itself: a group may follow.
   if (next !== null && reserved && name === "coproc") next.keyword = true;
   return next;
+}
+
+/**
+ * After `time`, the grammar leaves assignments as plain words (`time FOO=1 x`); to bash they are
+ * assignments, and a reserved word after one is a plain name. Only an unquoted name makes an
+ * assignment: `'q'a=1` is a command name. The step past the assignment, or null for none.
+ */
+function assignmentAfterKeyword(collector: Collector, step: Step, name: string): Step | null {
+  const { args, index, context } = step;
+  const arg = args[index];
+  const raw = "node" in arg ? arg.node.text : "";
+  const assignment = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=/.exec(raw);
+  if (assignment === null) return null;
+  collector.variableWrite(
+    assignment[1],
+    staticWord(name.slice(assignment[0].length)),
+    context.nesting,
+  );
+  return { args, index: index + 1, context, keyword: false };
+}
+
+/** The step after the `time` keyword at `step`, which takes only `-p`: `-x` is the command. */
+function afterTime(step: Step): Step {
+  const { args, index, context } = step;
+  const arg = args[index];
+  let i = index + 1;
+  for (const option of ["-p", "--"]) {
+    const word = args[i] === undefined ? null : resolveIn(args[i], context);
+    if (word !== null && "value" in word && word.value === option) i++;
+  }
+  // After a redirection (`time >f ]]`) a reserved word is a plain name.
+  const after = args[i];
+  const { text, offset } = context.script;
+  const redirected = after !== undefined && "node" in arg && "node" in after &&
+    /[<>]/.test(text.slice(arg.node.endIndex - offset, after.node.startIndex - offset));
+  return { args, index: i, context: deeper(context), keyword: !redirected };
 }
 
 /** The context one level of nesting further in. */

@@ -43,6 +43,22 @@ export function readStdinScript(
   const what = `${who} reads its script from standard input`;
   const node = context.stdin;
   if (node === null) return collector.fail(`${what}, which the policy cannot see`);
+  const texts = stdinTexts(call, stdinRedirects(node), what);
+  if (texts === null) return null;
+  if (texts.length === 0) {
+    return collector.fail(`${what} (a pipe or the session's input), which the policy cannot see`);
+  }
+  if (!parse) {
+    return collector.fail(`${what} (a here-document or here-string), which is not bash`);
+  }
+  for (const text of texts) {
+    collector.script(text, `the here-document fed to ${who}`, context.nesting, dialect);
+  }
+  return null;
+}
+
+/** The redirections of the command `node` and of the statement around it. */
+function stdinRedirects(node: SyntaxNode): SyntaxNode[] {
   const redirects: SyntaxNode[] = [];
   for (const child of node.children) {
     if (child !== null && child.type.endsWith("redirect")) redirects.push(child);
@@ -53,6 +69,15 @@ export function readStdinScript(
       if (child !== null && child.type.endsWith("redirect")) redirects.push(child);
     }
   }
+  return redirects;
+}
+
+/**
+ * The texts the here-documents and here-strings among `redirects` feed to standard input; null
+ * when one cannot be read or input comes from a file (the reason is recorded).
+ */
+function stdinTexts(call: Invocation, redirects: SyntaxNode[], what: string): string[] | null {
+  const { collector, context } = call;
   const texts: string[] = [];
   for (const redirect of redirects) {
     const first = redirect.firstChild;
@@ -76,16 +101,7 @@ export function readStdinScript(
       }
     }
   }
-  if (texts.length === 0) {
-    return collector.fail(`${what} (a pipe or the session's input), which the policy cannot see`);
-  }
-  if (!parse) {
-    return collector.fail(`${what} (a here-document or here-string), which is not bash`);
-  }
-  for (const text of texts) {
-    collector.script(text, `the here-document fed to ${who}`, context.nesting, dialect);
-  }
-  return null;
+  return texts;
 }
 
 function heredocText(call: Invocation, redirect: SyntaxNode): string | null {

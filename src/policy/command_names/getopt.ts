@@ -50,20 +50,10 @@ export function scanOptions(
     const problem = wordProblem(word, `an argument of ${who}`);
     if (problem !== null) return { unknown: problem };
     const text = word.value;
-    if (text === "--") {
-      for (let j = i + 1; j < args.length; j++) operands.push(j);
-      return { options, operands };
-    }
-    const step = text.startsWith("--")
-      ? longOption(text, args[i + 1], spec)
-      : text.length > 1 && text[0] === "-"
-      ? shortOptions(text, args[i + 1], spec)
-      : null;
+    if (text === "--") return { options, operands: withRest(operands, i + 1, args.length) };
+    const step = optionStep(text, args[i + 1], spec);
     if (step === null) {
-      if (!permute) {
-        for (let j = i; j < args.length; j++) operands.push(j);
-        return { options, operands };
-      }
+      if (!permute) return { options, operands: withRest(operands, i, args.length) };
       operands.push(i);
       continue;
     }
@@ -75,6 +65,18 @@ export function scanOptions(
 }
 
 type Step = { found: ScannedOption[]; usesNext: boolean } | { unknown: string };
+
+/** `operands` and then every index from `from` to `end`. */
+function withRest(operands: number[], from: number, end: number): number[] {
+  for (let j = from; j < end; j++) operands.push(j);
+  return operands;
+}
+
+/** The options the word `text` gives (long, or grouped short ones), or null for an operand. */
+function optionStep(text: string, next: Arg | undefined, spec: OptionSpec): Step | null {
+  if (text.startsWith("--")) return longOption(text, next, spec);
+  return text.length > 1 && text[0] === "-" ? shortOptions(text, next, spec) : null;
+}
 
 function longOption(text: string, next: Arg | undefined, spec: OptionSpec): Step {
   const { long = [], flags } = spec;

@@ -145,14 +145,7 @@ export class NameCollector implements Collector {
       case "file_redirect":
         return readRedirect(this, node, context);
       case "test_command":
-        if (context.dialect === "posix" && node.text.startsWith("[[")) {
-          this.fail(
-            "a [[ test, which a POSIX shell such as dash runs as a command named [[ and more commands; use [ ] or run the command with bash",
-          );
-        }
-        readTest(node, context);
-        this.#glued(node, context.script);
-        return void this.#problem(bracketTestProblem(node));
+        return this.#testCommand(node, context);
       case "compound_statement":
         readArithmetic(this, node, context);
         return void this.#glued(node, context.script);
@@ -163,13 +156,8 @@ export class NameCollector implements Collector {
       case "variable_assignment":
         return readAssignment(this, node, context);
       case "declaration_command":
-      case "unset_command": {
-        const keyword = node.firstChild;
-        if (keyword !== null) this.#names.push(keyword.type);
-        if (node.type === "unset_command") readUnset(this, node, context);
-        else readDeclaration(this, node, context);
-        return;
-      }
+      case "unset_command":
+        return this.#declaration(node, context);
       case "command_substitution":
         return readBacktick(this, node, context);
       case "expansion":
@@ -182,11 +170,33 @@ export class NameCollector implements Collector {
       case "subscript":
         return readSubscript(node, context);
       case "concatenation":
-        if (splitWord(node)) {
-          this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
-        }
-        return;
+        return this.#concatenation(node);
     }
+  }
+
+  #concatenation(node: SyntaxNode): void {
+    if (splitWord(node)) {
+      this.fail("a word the grammar carries over a blank or a line break, where bash ends it");
+    }
+  }
+
+  #testCommand(node: SyntaxNode, context: RunContext): void {
+    if (context.dialect === "posix" && node.text.startsWith("[[")) {
+      this.fail(
+        "a [[ test, which a POSIX shell such as dash runs as a command named [[ and more commands; use [ ] or run the command with bash",
+      );
+    }
+    readTest(node, context);
+    this.#glued(node, context.script);
+    this.#problem(bracketTestProblem(node));
+  }
+
+  /** `declare`, `export`, `unset`...: the keyword is a name, the variables it sets are read. */
+  #declaration(node: SyntaxNode, context: RunContext): void {
+    const keyword = node.firstChild;
+    if (keyword !== null) this.#names.push(keyword.type);
+    if (node.type === "unset_command") readUnset(this, node, context);
+    else readDeclaration(this, node, context);
   }
 
   #glued(node: SyntaxNode, script: Script): void {

@@ -55,40 +55,12 @@ export function readAssignment(collector: Collector, node: SyntaxNode, context: 
  */
 export function readDeclaration(collector: Collector, node: SyntaxNode, context: RunContext): void {
   const keyword = node.firstChild?.type ?? "";
-  let integer = false;
-  let associative = false;
+  const flags = { integer: false, associative: false };
   for (const child of node.namedChildren) {
     if (child === null || child.type === "variable_assignment") continue;
-    const word = argumentWord(child, context);
-    if (!("value" in word)) {
-      collector.fail(`an argument of ${keyword} contains ${word.dynamic}`);
-      continue;
-    }
-    const text = word.value;
-    if (/^[-+]/.test(text)) {
-      if (/n/.test(text)) collector.fail(`${keyword} ${text} makes a name refer to any variable`);
-      if (/i/.test(text)) integer = true;
-      if (/A/.test(text)) associative = true;
-      continue;
-    }
-    const eq = text.indexOf("=");
-    const name = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, "");
-    const base = name.replace(/\[.*$/s, "");
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(base)) {
-      collector.fail(`${keyword} names a variable the policy cannot read (${base})`);
-      continue;
-    }
-    if (associative) context.arithmetic?.associative(base);
-    if (name !== base) context.arithmetic?.subscript(base, name.slice(base.length + 1, -1), 0);
-    if (eq >= 0) {
-      collector.variableWrite(base, staticWord(text.slice(eq + 1)), context.nesting);
-      context.arithmetic?.write(base, text.slice(eq + 1), node.startIndex);
-    } else if (keyword !== "export" && keyword !== "readonly") {
-      // `local PATH` leaves PATH unset in the function.
-      collector.variableWrite(base, null, context.nesting);
-    }
+    declarationWord(collector, { node, child, keyword, flags }, context);
   }
-  if (!integer || context.arithmetic === null) return;
+  if (!flags.integer || context.arithmetic === null) return;
   for (const assignment of node.namedChildren) {
     const value = assignment?.type === "variable_assignment"
       ? assignment.childForFieldName("value")
@@ -96,6 +68,46 @@ export function readDeclaration(collector: Collector, node: SyntaxNode, context:
     if (value !== null && value !== undefined) {
       context.arithmetic.use(value.text, node.startIndex, `${keyword} -i`);
     }
+  }
+}
+
+/** One word of a declaration (`child` of `node`): its flags, or the variable it declares. */
+function declarationWord(
+  collector: Collector,
+  at: {
+    node: SyntaxNode;
+    child: SyntaxNode;
+    keyword: string;
+    flags: { integer: boolean; associative: boolean };
+  },
+  context: RunContext,
+): void {
+  const { node, keyword, flags } = at;
+  const word = argumentWord(at.child, context);
+  if (!("value" in word)) {
+    return void collector.fail(`an argument of ${keyword} contains ${word.dynamic}`);
+  }
+  const text = word.value;
+  if (/^[-+]/.test(text)) {
+    if (/n/.test(text)) collector.fail(`${keyword} ${text} makes a name refer to any variable`);
+    if (/i/.test(text)) flags.integer = true;
+    if (/A/.test(text)) flags.associative = true;
+    return;
+  }
+  const eq = text.indexOf("=");
+  const name = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, "");
+  const base = name.replace(/\[.*$/s, "");
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(base)) {
+    return void collector.fail(`${keyword} names a variable the policy cannot read (${base})`);
+  }
+  if (flags.associative) context.arithmetic?.associative(base);
+  if (name !== base) context.arithmetic?.subscript(base, name.slice(base.length + 1, -1), 0);
+  if (eq >= 0) {
+    collector.variableWrite(base, staticWord(text.slice(eq + 1)), context.nesting);
+    context.arithmetic?.write(base, text.slice(eq + 1), node.startIndex);
+  } else if (keyword !== "export" && keyword !== "readonly") {
+    // `local PATH` leaves PATH unset in the function.
+    collector.variableWrite(base, null, context.nesting);
   }
 }
 

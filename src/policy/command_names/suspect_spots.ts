@@ -37,46 +37,77 @@ export function findSuspectSpot(root: SyntaxNode, script: Script): string | null
   if (!/[\\\r#]|\$\s|-[\s\\]/.test(text)) return null;
   const at = (i: number) => root.descendantForIndex(i + script.offset, i + script.offset + 1);
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    let problem: string | null = null;
-    if (c === "\\") {
-      if (text[i + 1] === "\r" && text[i + 2] === "\n") {
-        problem =
-          "a backslash before a carriage return, which the grammar takes for a line continuation";
-      } else if (text[i + 1] !== "\n") {
-        if (!isToken(at(i))) problem = "a backslash between words, which bash keeps in a word";
-        i++;
-      } else if (at(i)?.type === "comment") {
-        problem = "a comment ending in a backslash, which the grammar carries on to the next line";
-      } else {
-        const node = at(i);
-        const after = text[i + 2] ?? " ";
-        const wordBefore = !/\s/.test(text[i - 1] ?? " ") || text[i - 2] === "\\";
-        const joins = wordBefore && !/\s/.test(after);
-        if (!isToken(node) && (joins || WORD_NODES.includes(node?.type ?? ""))) {
-          problem = "a line continuation that bash and the grammar join differently";
-        }
-        i++;
-      }
-    } else if (c === "\n" && /^\n[ \t]*\\/.test(text.slice(i, i + 80))) {
-      const node = at(i);
-      const carried = node !== null &&
-        (isToken(node) ? node.type === "word" : SIMPLE_COMMANDS.includes(node.type));
-      if (carried) problem = "a line break before a backslash that the grammar carries on";
-    } else if (c === "\r") {
-      if (!isToken(at(i))) {
-        problem = "a carriage return between words, which bash keeps in a word";
-      }
-    } else if (c === "$" && /\s/.test(text[i + 1] ?? "")) {
-      if (at(i)?.parent?.type === "simple_expansion") {
-        problem = "a $ before a blank, which bash reads as a plain character";
-      }
-    } else if (c === "#" && i > 0 && !endsWord(text, i - 1)) {
-      if (at(i)?.type === "comment") problem = "a # inside a word, which bash keeps in the word";
-    } else if (c === "-" && DROPPED_DASH.test(text.slice(i, i + 80)) && !isToken(at(i))) {
-      problem = "a word starting with - that the grammar drops, which bash runs as a command";
+    if (text[i] === "\\") {
+      const spot = backslashSpot(text, i, at);
+      if (spot.problem !== null) return spot.problem;
+      i += spot.skip;
+      continue;
     }
+    const problem = charSpot(text, i, at);
     if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** The node of the script at a text index. */
+type NodeAt = (i: number) => SyntaxNode | null;
+
+/** The problem with the backslash at `i`, if any, and how many characters it takes along. */
+function backslashSpot(
+  text: string,
+  i: number,
+  at: NodeAt,
+): { problem: string | null; skip: number } {
+  if (text[i + 1] === "\r" && text[i + 2] === "\n") {
+    return {
+      problem:
+        "a backslash before a carriage return, which the grammar takes for a line continuation",
+      skip: 0,
+    };
+  }
+  if (text[i + 1] !== "\n") {
+    const problem = isToken(at(i)) ? null : "a backslash between words, which bash keeps in a word";
+    return { problem, skip: 1 };
+  }
+  if (at(i)?.type === "comment") {
+    return {
+      problem: "a comment ending in a backslash, which the grammar carries on to the next line",
+      skip: 0,
+    };
+  }
+  const node = at(i);
+  const after = text[i + 2] ?? " ";
+  const wordBefore = !/\s/.test(text[i - 1] ?? " ") || text[i - 2] === "\\";
+  const joins = wordBefore && !/\s/.test(after);
+  const differs = !isToken(node) && (joins || WORD_NODES.includes(node?.type ?? ""));
+  return {
+    problem: differs ? "a line continuation that bash and the grammar join differently" : null,
+    skip: 1,
+  };
+}
+
+/** The problem with the character at `i` (not a backslash), if any. */
+function charSpot(text: string, i: number, at: NodeAt): string | null {
+  const c = text[i];
+  if (c === "\n" && /^\n[ \t]*\\/.test(text.slice(i, i + 80))) {
+    const node = at(i);
+    const carried = node !== null &&
+      (isToken(node) ? node.type === "word" : SIMPLE_COMMANDS.includes(node.type));
+    return carried ? "a line break before a backslash that the grammar carries on" : null;
+  }
+  if (c === "\r") {
+    return isToken(at(i)) ? null : "a carriage return between words, which bash keeps in a word";
+  }
+  if (c === "$" && /\s/.test(text[i + 1] ?? "")) {
+    return at(i)?.parent?.type === "simple_expansion"
+      ? "a $ before a blank, which bash reads as a plain character"
+      : null;
+  }
+  if (c === "#" && i > 0 && !endsWord(text, i - 1)) {
+    return at(i)?.type === "comment" ? "a # inside a word, which bash keeps in the word" : null;
+  }
+  if (c === "-" && DROPPED_DASH.test(text.slice(i, i + 80)) && !isToken(at(i))) {
+    return "a word starting with - that the grammar drops, which bash runs as a command";
   }
   return null;
 }

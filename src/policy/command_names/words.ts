@@ -69,31 +69,8 @@ export function resolveNode(node: SyntaxNode): Word {
       return staticWord(node.text.slice(1, -1));
     case "string":
       return resolveString(node);
-    case "concatenation": {
-      let value = "";
-      let pattern = false;
-      let continued = false;
-      // The grammar splits `{a,b}` and `[ab]` into several words, so patterns are looked for
-      // in the unquoted text of the whole word (quoted parts stand in as a neutral letter).
-      let shape = "";
-      let length = 0;
-      for (const child of node.children) {
-        if (child === null) continue;
-        const part = resolveNode(child);
-        if ("dynamic" in part) return part;
-        const text = child.text;
-        length += text.length;
-        shape += child.type === "word" ? text : "_";
-        value += part.value;
-        pattern ||= part.pattern;
-        continued ||= part.continued;
-      }
-      // Parts that do not touch: the grammar joined words across a blank.
-      if (length !== node.text.length) {
-        return { dynamic: "a blank the grammar kept inside a word", splits: true };
-      }
-      return { value, pattern: pattern || hasPattern(shape), continued };
-    }
+    case "concatenation":
+      return resolveConcatenation(node);
     case "brace_expression":
       return { value: node.text, pattern: true, continued: false };
     default: {
@@ -101,6 +78,33 @@ export function resolveNode(node: SyntaxNode): Word {
       return { dynamic: reason, splits: node.type !== "ansi_c_string" };
     }
   }
+}
+
+/** A word the grammar split into parts (`a"b"$c`): static when every part is. */
+function resolveConcatenation(node: SyntaxNode): Word {
+  let value = "";
+  let pattern = false;
+  let continued = false;
+  // The grammar splits `{a,b}` and `[ab]` into several words, so patterns are looked for
+  // in the unquoted text of the whole word (quoted parts stand in as a neutral letter).
+  let shape = "";
+  let length = 0;
+  for (const child of node.children) {
+    if (child === null) continue;
+    const part = resolveNode(child);
+    if ("dynamic" in part) return part;
+    const text = child.text;
+    length += text.length;
+    shape += child.type === "word" ? text : "_";
+    value += part.value;
+    pattern ||= part.pattern;
+    continued ||= part.continued;
+  }
+  // Parts that do not touch: the grammar joined words across a blank.
+  if (length !== node.text.length) {
+    return { dynamic: "a blank the grammar kept inside a word", splits: true };
+  }
+  return { value, pattern: pattern || hasPattern(shape), continued };
 }
 
 function resolveString(node: SyntaxNode): Word {

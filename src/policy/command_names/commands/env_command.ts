@@ -12,49 +12,12 @@ export function readEnv(call: Invocation): Next {
     const word = resolveIn(list[i], context);
     const problem = wordProblem(word, "an argument of env");
     if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
-    const text = word.value;
-    if (text === "--") {
-      i++;
-      break;
-    }
-    if (text === "-") {
-      i++; // the same as -i
-      continue;
-    }
-    // undefined: no -S here; null: the -S string was refused (reason recorded).
-    let split: string | null | undefined;
-    if (text.startsWith("--")) {
-      const eq = text.indexOf("=");
-      const option = text.slice(2, eq < 0 ? undefined : eq);
-      const takesValue = ["unset", "chdir", "split-string"].find((n) => n.startsWith(option));
-      if (takesValue !== undefined && option.length > 0) {
-        const value = eq >= 0 ? staticWord(text.slice(eq + 1)) : list[i + 1];
-        if (takesValue === "split-string") split = envSplitValue(call, value);
-        if (takesValue === "unset" && value !== undefined) unsetVariable(call, value);
-        if (eq < 0) i++;
-      }
-    } else if (text.length > 1 && text[0] === "-") {
-      for (let k = 1; k < text.length; k++) {
-        const letter = text[k];
-        if (!"uCSP".includes(letter)) continue;
-        const attached = text.slice(k + 1);
-        const value = attached.length > 0 ? staticWord(attached) : list[i + 1];
-        if (attached.length === 0) i++;
-        if (letter === "S") split = envSplitValue(call, value);
-        if (letter === "P") collector.variableWrite("PATH", null, context.nesting);
-        if (letter === "u" && value !== undefined) unsetVariable(call, value);
-        break;
-      }
-    } else {
-      // env sets every NAME=VALUE operand before the command, whatever the name.
-      const eq = text.indexOf("=");
-      if (eq < 0) break;
-      writeOperand(call, text.slice(0, eq), text.slice(eq + 1));
-    }
-    i++;
-    if (split === null) return null;
-    if (split !== undefined) {
-      const words = splitEnvString(split);
+    const step = envWord(call, list, i, word.value);
+    i = step.next;
+    if (step.stop === true) break;
+    if (step.split === null) return null;
+    if (step.split !== undefined) {
+      const words = splitEnvString(step.split);
       if (words === null) return collector.fail("env -S has unbalanced quotes");
       list = [...words.map(staticWord), ...list.slice(i)];
       i = 0;
@@ -64,6 +27,57 @@ export function readEnv(call: Invocation): Next {
     return context.openEnded === null ? null : collector.fail(context.openEnded);
   }
   return { args: list, index: i, context: { ...context, nesting: context.nesting + 1 } };
+}
+
+/**
+ * One word read: the index of the next, whether the command (or `--`) ended the options, and the
+ * `-S` string it gave (undefined: none; null: refused, the reason recorded).
+ */
+interface EnvStep {
+  next: number;
+  stop?: boolean;
+  split?: string | null;
+}
+
+/** Reads the word `text` at `i`: an option, `-` (the same as -i), or a `NAME=VALUE`. */
+function envWord(call: Invocation, list: readonly Arg[], i: number, text: string): EnvStep {
+  if (text === "--") return { next: i + 1, stop: true };
+  if (text === "-") return { next: i + 1 };
+  if (text.startsWith("--")) return envLongOption(call, list, i, text);
+  if (text.length > 1 && text[0] === "-") return envShortOptions(call, list, i, text);
+  // env sets every NAME=VALUE operand before the command, whatever the name.
+  const eq = text.indexOf("=");
+  if (eq < 0) return { next: i, stop: true };
+  writeOperand(call, text.slice(0, eq), text.slice(eq + 1));
+  return { next: i + 1 };
+}
+
+/** `--unset`, `--chdir`, `--split-string` (or a prefix), with `=VALUE` or the next word. */
+function envLongOption(call: Invocation, list: readonly Arg[], i: number, text: string): EnvStep {
+  const eq = text.indexOf("=");
+  const option = text.slice(2, eq < 0 ? undefined : eq);
+  const takesValue = ["unset", "chdir", "split-string"].find((n) => n.startsWith(option));
+  if (takesValue === undefined || option.length === 0) return { next: i + 1 };
+  const value = eq >= 0 ? staticWord(text.slice(eq + 1)) : list[i + 1];
+  const split = takesValue === "split-string" ? envSplitValue(call, value) : undefined;
+  if (takesValue === "unset" && value !== undefined) unsetVariable(call, value);
+  return { next: eq < 0 ? i + 2 : i + 1, split };
+}
+
+/** Grouped short options: the first of `-u`, `-C`, `-S`, `-P` takes the rest or the next word. */
+function envShortOptions(call: Invocation, list: readonly Arg[], i: number, text: string): EnvStep {
+  const { collector, context } = call;
+  for (let k = 1; k < text.length; k++) {
+    const letter = text[k];
+    if (!"uCSP".includes(letter)) continue;
+    const attached = text.slice(k + 1);
+    const value = attached.length > 0 ? staticWord(attached) : list[i + 1];
+    const split = letter === "S" ? envSplitValue(call, value) : undefined;
+    if (letter === "P") collector.variableWrite("PATH", null, context.nesting);
+    if (letter === "u" && value !== undefined) unsetVariable(call, value);
+    return { next: attached.length === 0 ? i + 2 : i + 1, split };
+  }
+  return { next: i + 1 };
 }
 
 /** `env -u NAME`: unsetting PATH changes what bare names run. */

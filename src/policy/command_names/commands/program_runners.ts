@@ -30,31 +30,33 @@ export function readRefusedProgram(call: Invocation): Next {
   return collector.fail(REFUSED_PROGRAMS[name]);
 }
 
+const MAKE_OPTIONS = {
+  short: "CfIjlEoOW",
+  long: [
+    "directory",
+    "file",
+    "makefile",
+    "include-dir",
+    "jobs",
+    "load-average",
+    "eval",
+    "old-file",
+    "assume-old",
+    "output-sync",
+    "what-if",
+    "new-file",
+    "assume-new",
+    "debug",
+    "jobserver-style",
+    "shuffle",
+  ],
+  permute: true,
+};
+
 /** Reads `make`: a makefile from standard input or a device, `--eval`, and `NAME=VALUE`. */
 export function readMake(call: Invocation): Next {
   const { collector, name, args, start, context } = call;
-  const scan = scanOptions(args, start, {
-    short: "CfIjlEoOW",
-    long: [
-      "directory",
-      "file",
-      "makefile",
-      "include-dir",
-      "jobs",
-      "load-average",
-      "eval",
-      "old-file",
-      "assume-old",
-      "output-sync",
-      "what-if",
-      "new-file",
-      "assume-new",
-      "debug",
-      "jobserver-style",
-      "shuffle",
-    ],
-    permute: true,
-  }, name);
+  const scan = scanOptions(args, start, MAKE_OPTIONS, name);
   if ("unknown" in scan) return collector.fail(scan.unknown);
   for (const option of scan.options) {
     if (option.name === "-E" || option.name === "--eval") {

@@ -33,138 +33,166 @@ export function readSed(call: Invocation): Next {
   return null;
 }
 
+const UNREADABLE = "could not be read to check for the e command";
+/** Commands that take no argument. */
+const PLAIN_COMMANDS = new Set("{=dDgGhHnNpPxzF");
+
 /**
  * Whether a sed script may run commands (GNU `e` command or `s///e` flag): returns why, or
  * null. Scripts this small reader cannot follow are reported too.
  */
 function sedRunsCommands(script: string): string | null {
-  const n = script.length;
-  let i = 0;
-  const blanks = () => {
-    while (i < n && (script[i] === " " || script[i] === "\t")) i++;
-  };
-  const toLineEnd = () => {
-    while (i < n && script[i] !== "\n") i++;
-  };
-  const delimited = (delimiter: string): boolean => {
-    while (i < n && script[i] !== delimiter) {
-      if (script[i] === "\\") i++;
-      i++;
+  return new SedScript(script).verdict();
+}
+
+/** A cursor over one sed script, command by command. */
+class SedScript {
+  #script: string;
+  #i = 0;
+
+  constructor(script: string) {
+    this.#script = script;
+  }
+
+  verdict(): string | null {
+    const script = this.#script;
+    while (this.#i < script.length) {
+      this.#blanks();
+      const c = script[this.#i];
+      if (c === undefined) break;
+      if (c === "\n" || c === ";" || c === "}") {
+        this.#i++;
+        continue;
+      }
+      if (c === "#") {
+        this.#toLineEnd();
+        continue;
+      }
+      if (!this.#addresses()) return UNREADABLE;
+      const command = script[this.#i++];
+      if (command === undefined) return null;
+      const verdict = this.#command(command);
+      if (verdict !== null) return verdict;
     }
-    if (i >= n) return false;
-    i++;
-    return true;
-  };
-  const address = (): boolean => {
-    const c = script[i];
-    if (c === undefined) return true;
-    if (/\d/.test(c)) {
-      while (i < n && /[\d~]/.test(script[i])) i++;
-    } else if (c === "$") i++;
-    else if (c === "/" || c === "\\") {
-      const delimiter = c === "\\" ? script[i + 1] : "/";
-      i += c === "\\" ? 2 : 1;
-      if (delimiter === undefined || !delimited(delimiter)) return false;
-      while (i < n && /[IM]/.test(script[i])) i++;
-    } else if (c === "+" || c === "~") {
-      i++;
-      while (i < n && /\d/.test(script[i])) i++;
-    }
-    return true;
-  };
-  while (i < n) {
-    blanks();
-    const c = script[i];
-    if (c === undefined) break;
-    if (c === "\n" || c === ";" || c === "}") {
-      i++;
-      continue;
-    }
-    if (c === "#") {
-      toLineEnd();
-      continue;
-    }
-    if (!address()) return "could not be read to check for the e command";
-    blanks();
-    if (script[i] === ",") {
-      i++;
-      blanks();
-      if (!address()) return "could not be read to check for the e command";
-    }
-    blanks();
-    while (script[i] === "!") {
-      i++;
-      blanks();
-    }
-    const command = script[i++];
+    return null;
+  }
+
+  /** Skips the command's arguments; why it may run commands, or null. */
+  #command(command: string): string | null {
     switch (command) {
       case "e":
         return "runs commands with the e command";
-      case "s": {
-        const delimiter = script[i++];
-        if (delimiter === undefined || !delimited(delimiter) || !delimited(delimiter)) {
-          return "could not be read to check for the e flag";
-        }
-        while (i < n && /[gpiImMe\d]/.test(script[i])) {
-          if (script[i] === "e") return "runs commands with the s///e flag";
-          i++;
-        }
-        if (script[i] === "w") toLineEnd();
-        break;
-      }
-      case "y": {
-        const delimiter = script[i++];
-        if (delimiter === undefined || !delimited(delimiter) || !delimited(delimiter)) {
-          return "could not be read to check for the e command";
-        }
-        break;
-      }
+      case "s":
+        return this.#substitution();
+      case "y":
+        return this.#delimitedPair() ? null : UNREADABLE;
       case "a":
       case "i":
       case "c":
-        while (i < n && script[i] !== "\n") i += script[i] === "\\" ? 2 : 1;
-        break;
+        this.#skipWhile((c) => c !== "\n", true);
+        return null;
       case ":":
       case "r":
       case "R":
       case "w":
       case "W":
-        toLineEnd();
-        break;
+        this.#toLineEnd();
+        return null;
       case "b":
       case "t":
       case "T":
       case "v":
-        while (i < n && script[i] !== "\n" && script[i] !== ";") i++;
-        break;
+        this.#skipWhile((c) => c !== "\n" && c !== ";");
+        return null;
       case "q":
       case "Q":
       case "l":
       case "L":
-        blanks();
-        while (i < n && /\d/.test(script[i])) i++;
-        break;
-      case "{":
-      case "=":
-      case "d":
-      case "D":
-      case "g":
-      case "G":
-      case "h":
-      case "H":
-      case "n":
-      case "N":
-      case "p":
-      case "P":
-      case "x":
-      case "z":
-      case "F":
-        break;
-      case undefined:
+        this.#blanks();
+        this.#skipWhile((c) => /\d/.test(c));
         return null;
       default:
-        return "could not be read to check for the e command";
+        return PLAIN_COMMANDS.has(command) ? null : UNREADABLE;
     }
   }
-  return null;
+
+  /** `s/regex/replacement/flags`: the `e` flag runs the pattern space as a command. */
+  #substitution(): string | null {
+    if (!this.#delimitedPair()) return "could not be read to check for the e flag";
+    const script = this.#script;
+    while (this.#i < script.length && /[gpiImMe\d]/.test(script[this.#i])) {
+      if (script[this.#i] === "e") return "runs commands with the s///e flag";
+      this.#i++;
+    }
+    if (script[this.#i] === "w") this.#toLineEnd();
+    return null;
+  }
+
+  /** An address, a second one after `,`, and any `!`; false when one cannot be read. */
+  #addresses(): boolean {
+    if (!this.#address()) return false;
+    this.#blanks();
+    if (this.#script[this.#i] === ",") {
+      this.#i++;
+      this.#blanks();
+      if (!this.#address()) return false;
+    }
+    this.#blanks();
+    while (this.#script[this.#i] === "!") {
+      this.#i++;
+      this.#blanks();
+    }
+    return true;
+  }
+
+  #address(): boolean {
+    const c = this.#script[this.#i];
+    if (c === undefined) return true;
+    if (/\d/.test(c)) this.#skipWhile((next) => /[\d~]/.test(next));
+    else if (c === "$") this.#i++;
+    else if (c === "/" || c === "\\") {
+      const delimiter = c === "\\" ? this.#script[this.#i + 1] : "/";
+      this.#i += c === "\\" ? 2 : 1;
+      if (delimiter === undefined || !this.#delimited(delimiter)) return false;
+      this.#skipWhile((next) => /[IM]/.test(next));
+    } else if (c === "+" || c === "~") {
+      this.#i++;
+      this.#skipWhile((next) => /\d/.test(next));
+    }
+    return true;
+  }
+
+  /** Two delimited parts after the delimiter that opens them (`s` and `y`). */
+  #delimitedPair(): boolean {
+    const delimiter = this.#script[this.#i++];
+    return delimiter !== undefined && this.#delimited(delimiter) && this.#delimited(delimiter);
+  }
+
+  /** Skips to past the next unescaped `delimiter`; false when there is none. */
+  #delimited(delimiter: string): boolean {
+    const script = this.#script;
+    while (this.#i < script.length && script[this.#i] !== delimiter) {
+      if (script[this.#i] === "\\") this.#i++;
+      this.#i++;
+    }
+    if (this.#i >= script.length) return false;
+    this.#i++;
+    return true;
+  }
+
+  #blanks(): void {
+    this.#skipWhile((c) => c === " " || c === "\t");
+  }
+
+  #toLineEnd(): void {
+    this.#skipWhile((c) => c !== "\n");
+  }
+
+  /** Skips characters while `test` holds; with `escapes`, a backslash takes the next one along. */
+  #skipWhile(test: (c: string) => boolean, escapes = false): void {
+    const script = this.#script;
+    while (this.#i < script.length && test(script[this.#i])) {
+      this.#i += escapes && script[this.#i] === "\\" ? 2 : 1;
+    }
+  }
 }

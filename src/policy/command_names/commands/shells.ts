@@ -8,6 +8,35 @@ import { type Arg, wordProblem } from "../words.ts";
 
 /** Reads a bash-like shell's arguments: `-c SCRIPT`, a script file, or standard input. */
 export function readShell(call: Invocation): Next {
+  const { collector, name, args, context } = call;
+  const options = shellOptions(call);
+  if (options === null) return null;
+  const { i, command, stdin } = options;
+  const dialect = collector.shellDialect(name);
+  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`, dialect);
+  if (stdin || i >= args.length) {
+    if (context.openEnded !== null) return collector.fail(context.openEnded);
+    return readStdinScript(call, name, true, dialect);
+  }
+  // `bash file`: the script file runs like `./file`, so its name is checked as a command.
+  const word = resolveIn(args[i], context);
+  const problem = wordProblem(word, `the script file run by ${name}`);
+  if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
+  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true, dialect);
+  if (DEVICE_FILES.test(word.value)) {
+    return collector.fail(
+      `${name} reads its script from ${word.value}, which the policy cannot see`,
+    );
+  }
+  collector.addName(word.value);
+  return null;
+}
+
+/**
+ * The shell's options: the index of its first operand, and whether `-c` or `-s`/`-i` was given;
+ * null when an option cannot be read (the reason is recorded).
+ */
+function shellOptions(call: Invocation): { i: number; command: boolean; stdin: boolean } | null {
   const { collector, name, args, start, context } = call;
   let command = false;
   let stdin = false;
@@ -34,24 +63,7 @@ export function readShell(call: Invocation): Next {
       else if (letter === "o" || letter === "O") i++;
     }
   }
-  const dialect = collector.shellDialect(name);
-  if (command) return readScriptArg(call, args[i], `the script passed to ${name} -c`, dialect);
-  if (stdin || i >= args.length) {
-    if (context.openEnded !== null) return collector.fail(context.openEnded);
-    return readStdinScript(call, name, true, dialect);
-  }
-  // `bash file`: the script file runs like `./file`, so its name is checked as a command.
-  const word = resolveIn(args[i], context);
-  const problem = wordProblem(word, `the script file run by ${name}`);
-  if (problem !== null || !("value" in word)) return collector.fail(problem ?? "");
-  if (STDIN_FILES.test(word.value)) return readStdinScript(call, name, true, dialect);
-  if (DEVICE_FILES.test(word.value)) {
-    return collector.fail(
-      `${name} reads its script from ${word.value}, which the policy cannot see`,
-    );
-  }
-  collector.addName(word.value);
-  return null;
+  return { i, command, stdin };
 }
 
 /** Reads `su` and `runuser`: a `-c` command, a command after `-u`, or a shell on stdin. */

@@ -1,5 +1,5 @@
 import type { Invocation, Next } from "../command_reader.ts";
-import { hasOption, scanOptions } from "../getopt.ts";
+import { hasOption, type Scan, scanOptions } from "../getopt.ts";
 import { EXEC_WRAPPERS, loaderSpec } from "./exec_wrappers.ts";
 import type { WrapperSpec } from "./wrapper_spec.ts";
 import { resolveIn } from "../run_context.ts";
@@ -160,6 +160,8 @@ export function wrapperSpec(base: string): WrapperSpec | undefined {
 /** Wrappers whose operands are never a command (`mapfile`): scripts in options only. */
 const NO_COMMAND = new Set(["mapfile", "readarray", "compgen", "complete"]);
 
+type Scanned = Exclude<Scan, { unknown: string }>;
+
 /** Reads a wrapper's options and finds the command it runs, if any. */
 export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
   const { collector, name, args, start, context } = call;
@@ -170,43 +172,11 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
     : spec.leading ?? 0;
   const scan = scanOptions(args, start + leading, spec, name);
   if ("unknown" in scan) return collector.fail(scan.unknown);
-  for (const option of scan.options) {
-    const refusal = spec.refuses?.[option.name];
-    if (refusal !== undefined) return collector.fail(`${name} ${option.name} ${refusal}`);
-    if (spec.scripts?.split(" ").includes(option.name)) {
-      readScriptArg(
-        call,
-        option.value,
-        `the command given to ${name} ${option.name}`,
-        context.dialect,
-      );
-    }
-  }
-  if (NO_COMMAND.has(name)) {
-    // `mapfile NAME` sets the array NAME (MAPFILE by default).
-    const array = scan.operands.length > 0 ? resolveIn(args[scan.operands[0]], context) : null;
-    if (array !== null && (name === "mapfile" || name === "readarray")) {
-      if (!("value" in array)) return collector.fail(`${name} sets an array named at run time`);
-      collector.variableWrite(array.value, null, context.nesting);
-    }
-    return null;
-  }
+  if (!readWrapperOptions(call, spec, scan)) return null;
+  if (NO_COMMAND.has(name)) return readNoCommandOperands(call, scan);
   if (spec.queries !== undefined && hasOption(scan.options, spec.queries)) return null;
-  let k = 0;
   const operands = scan.operands;
-  if (spec.assignments) {
-    while (k < operands.length) {
-      const word = resolveIn(args[operands[k]], context);
-      if (!("value" in word)) break;
-      const eq = word.value.indexOf("=");
-      if (eq <= 0) break;
-      writeOperand(call, word.value.slice(0, eq), word.value.slice(eq + 1));
-      k++;
-    }
-  }
-  k += scan.options.length === 0 && spec.operandsWithoutOptions !== undefined
-    ? spec.operandsWithoutOptions
-    : spec.operands ?? 0;
+  const k = commandOperand(call, spec, scan);
   if (k > operands.length) {
     return context.openEnded === null ? null : collector.fail(context.openEnded);
   }
@@ -228,6 +198,59 @@ export function readWrapper(call: Invocation, spec: WrapperSpec): Next {
     return null;
   }
   return { args, index: operands[k], context: { ...context, nesting: context.nesting + 1 } };
+}
+
+/** Refused options fail the name check; scripts in options are read. False once one failed. */
+function readWrapperOptions(call: Invocation, spec: WrapperSpec, scan: Scanned): boolean {
+  const { collector, name, context } = call;
+  for (const option of scan.options) {
+    const refusal = spec.refuses?.[option.name];
+    if (refusal !== undefined) {
+      collector.fail(`${name} ${option.name} ${refusal}`);
+      return false;
+    }
+    if (spec.scripts?.split(" ").includes(option.name)) {
+      readScriptArg(
+        call,
+        option.value,
+        `the command given to ${name} ${option.name}`,
+        context.dialect,
+      );
+    }
+  }
+  return true;
+}
+
+/** `mapfile NAME` sets the array NAME (MAPFILE by default); no operand is a command. */
+function readNoCommandOperands(call: Invocation, scan: Scanned): Next {
+  const { collector, name, args, context } = call;
+  const array = scan.operands.length > 0 ? resolveIn(args[scan.operands[0]], context) : null;
+  if (array !== null && (name === "mapfile" || name === "readarray")) {
+    if (!("value" in array)) return collector.fail(`${name} sets an array named at run time`);
+    collector.variableWrite(array.value, null, context.nesting);
+  }
+  return null;
+}
+
+/** Index in the operands of the command: past leading assignments and the wrapper's operands. */
+function commandOperand(call: Invocation, spec: WrapperSpec, scan: Scanned): number {
+  const { args, context } = call;
+  const operands = scan.operands;
+  let k = 0;
+  if (spec.assignments) {
+    while (k < operands.length) {
+      const word = resolveIn(args[operands[k]], context);
+      if (!("value" in word)) break;
+      const eq = word.value.indexOf("=");
+      if (eq <= 0) break;
+      writeOperand(call, word.value.slice(0, eq), word.value.slice(eq + 1));
+      k++;
+    }
+  }
+  return k +
+    (scan.options.length === 0 && spec.operandsWithoutOptions !== undefined
+      ? spec.operandsWithoutOptions
+      : spec.operands ?? 0);
 }
 
 /** Reads `watch`: with `-x` it runs its operands as a command, else joined with `sh -c`. */

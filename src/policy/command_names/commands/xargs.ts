@@ -3,21 +3,16 @@ import { scanOptions } from "../getopt.ts";
 import { resolveIn, type RunContext } from "../run_context.ts";
 import { staticWord } from "../words.ts";
 
+const XARGS_OPTIONS = {
+  short: "aEdILnPs",
+  attached: "eil",
+  long: ["arg-file", "delimiter", "max-args", "max-chars", "max-procs", "process-slot-var"],
+};
+
 /** Reads `xargs`: the command it runs gets words from input appended, or replaced in. */
 export function readXargs(call: Invocation): Next {
   const { collector, args, start, context } = call;
-  const scan = scanOptions(args, start, {
-    short: "aEdILnPs",
-    attached: "eil",
-    long: [
-      "arg-file",
-      "delimiter",
-      "max-args",
-      "max-chars",
-      "max-procs",
-      "process-slot-var",
-    ],
-  }, "xargs");
+  const scan = scanOptions(args, start, XARGS_OPTIONS, "xargs");
   if ("unknown" in scan) return collector.fail(scan.unknown);
   let replace: string | null = null;
   for (const option of scan.options) {
