@@ -76,8 +76,11 @@ linux.test("timeout_ms terminates with TERM then KILL and reports timed_out", as
 
 posix.test("a shell whose descendants live on stays running until they exit", async () => {
   await using s = await startServer();
+  // The descendant prints once the test says so (a file appears), however slow the machine.
+  const dir = await Deno.makeTempDir();
+  const go = `${dir}/go`;
   const { payload } = await s.call("execute", {
-    command: "(sleep 0.8; echo late) & echo early",
+    command: `(while [ ! -e ${go} ]; do sleep 0.02; done; echo late) & echo early`,
     side_effects: NONE,
     yield_ms: 300,
   });
@@ -86,10 +89,12 @@ posix.test("a shell whose descendants live on stays running until they exit", as
   const read = await s.call("read", { execution_id: payload.execution_id });
   assert.equal(read.payload.status, "running");
   assert.equal(read.payload.exit_code, 0);
+  await Deno.writeTextFile(go, "");
   const waited = await s.call("wait", { execution_id: payload.execution_id });
   assert.equal(waited.payload.wait_result, "exited");
   assert.equal(waited.payload.status, "completed");
   assert.equal(waited.payload.stdout, "late\n", "output of a descendant holding the pipe is kept");
+  await Deno.remove(dir, { recursive: true });
 });
 
 posix.test("a command that closes stdout and keeps running is still tracked", async () => {
