@@ -68,6 +68,8 @@ export async function benchColdStart(): Promise<SectionResult> {
   await coldStartMs(withGrammar);
   await runMs("empty.ts");
   await runMs("sdk_import.ts");
+  await runMs("zod_import.ts");
+  await runMs("tool_layer.ts");
   await startOnce();
   // The same start over raw JSON-RPC lines, with the server's own startup marks.
   const rawSamples: StartupSample[] = [];
@@ -76,6 +78,8 @@ export async function benchColdStart(): Promise<SectionResult> {
   const grammarMs: number[] = [];
   const floorMs: number[] = [];
   const importMs: number[] = [];
+  const zodMs: number[] = [];
+  const toolLayerMs: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     // Alternate who goes first so neither always follows the other's exit.
     if (run % 2 === 0) {
@@ -85,7 +89,11 @@ export async function benchColdStart(): Promise<SectionResult> {
       grammarMs.push(await coldStartMs(withGrammar));
       floorMs.push(await runMs("empty.ts"));
       importMs.push(await runMs("sdk_import.ts"));
+      zodMs.push(await runMs("zod_import.ts"));
+      toolLayerMs.push(await runMs("tool_layer.ts"));
     } else {
+      toolLayerMs.push(await runMs("tool_layer.ts"));
+      zodMs.push(await runMs("zod_import.ts"));
       importMs.push(await runMs("sdk_import.ts"));
       floorMs.push(await runMs("empty.ts"));
       grammarMs.push(await coldStartMs(withGrammar));
@@ -122,6 +130,20 @@ export async function benchColdStart(): Promise<SectionResult> {
       target: "—",
       met: null,
     }, {
+      figure: "cold start: deno run importing zod, then exiting",
+      ours: median(zodMs),
+      baseline: median(floorMs),
+      unit: "ms",
+      target: "—",
+      met: null,
+    }, {
+      figure: "cold start: deno run of the tool layer alone (zod, src/mcp, tools/list built)",
+      ours: median(toolLayerMs),
+      baseline: median(floorMs),
+      unit: "ms",
+      target: `< ${TARGET_MS} ms`,
+      met: median(toolLayerMs) < TARGET_MS,
+    }, {
       figure: "cold start, raw JSON-RPC client: spawn to tools/list (median)",
       ours: timeline.toolsListMs,
       baseline: median(floorMs),
@@ -154,7 +176,7 @@ export async function benchColdStart(): Promise<SectionResult> {
       `Startup timeline (scripts/bench/startup_timeline.ts: raw JSON-RPC lines, no SDK client; \`YIELDSHELL_STARTUP_TRACE=1\` marks of the server, ms since spawn, medians of ${RUNS}): ${
         formatTimeline(timeline).slice(1).map((line) => line.trim().replace(/\s+/, " ")).join("; ")
       }.`,
-      `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -q -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport), the floor of any server on this SDK under Deno; its own baseline is \`deno run\` of scripts/bench/empty.ts (no imports), spawn to exit, and the import row is \`deno run\` of scripts/bench/sdk_import.ts (McpServer and StdioServerTransport imported, nothing run), spawn to exit, against the same floor.`,
+      `Cold start: ${RUNS} interleaved starts each after one unmeasured warm-up start; both servers are started with \`deno run -q -P=server\` from the repository root and driven by the same SDK Client over stdio. Baseline: scripts/bench/minimal_server.ts (McpServer, one trivial tool, StdioServerTransport), the floor of any server on this SDK under Deno; its own baseline is \`deno run\` of scripts/bench/empty.ts (no imports), spawn to exit, and the import row is \`deno run\` of scripts/bench/sdk_import.ts (McpServer and StdioServerTransport imported, nothing run), spawn to exit, against the same floor. yieldshell no longer runs on the SDK's server (src/protocol is ours), so its floor is the tool layer: scripts/bench/tool_layer.ts imports zod and src/mcp, builds one session's tools and answers tools/list in-process, then exits (no config, core, platform or transport); scripts/bench/zod_import.ts imports zod alone.`,
     ],
   };
 }

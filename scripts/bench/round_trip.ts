@@ -12,6 +12,9 @@ const FRESH_CALLS = 100;
 /** Further unmeasured calls until the server's hot path is optimized too. */
 const SERVER_WARMUP_CALLS = 300;
 const CALLS = 200;
+/** Calls at an agent's pace: one every {@linkcode PACE_MS}, so the standby is ready. */
+const PACED_CALLS = 60;
+const PACE_MS = 50;
 const TARGET_RATIO = 1.3;
 const COMMAND = "echo hello";
 
@@ -35,11 +38,15 @@ async function direct(): Promise<number> {
   return elapsed;
 }
 
-/** `calls` interleaved samples of ours and of the baseline, alternating who goes first. */
-async function interleaved(session: Session, calls: number) {
+/**
+ * `calls` interleaved samples of ours and of the baseline, alternating who goes first; with
+ * `paceMs`, that long a pause before each pair.
+ */
+async function interleaved(session: Session, calls: number, paceMs = 0) {
   const ours: number[] = [];
   const baseline: number[] = [];
   for (let call = 0; call < calls; call++) {
+    if (paceMs > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
     if (call % 2 === 0) {
       ours.push(await execute(session));
       baseline.push(await direct());
@@ -72,6 +79,7 @@ export async function benchRoundTrip(): Promise<SectionResult> {
     await direct();
   }
   const { ours, baseline } = await interleaved(session, CALLS);
+  const paced = await interleaved(session, PACED_CALLS, PACE_MS);
   const oursP50 = median(ours);
   const baselineP50 = median(baseline);
   return {
@@ -83,6 +91,14 @@ export async function benchRoundTrip(): Promise<SectionResult> {
         unit: "ms",
         target: `≤ ${TARGET_RATIO}× baseline`,
         met: oursP50 <= TARGET_RATIO * baselineP50,
+      },
+      {
+        figure: `round trip p50 at an agent's pace (a call every ${PACE_MS} ms)`,
+        ours: median(paced.ours),
+        baseline: median(paced.baseline),
+        unit: "ms",
+        target: `≤ ${TARGET_RATIO}× baseline`,
+        met: median(paced.ours) <= TARGET_RATIO * median(paced.baseline),
       },
       {
         figure: "round trip p95 (execute `echo hello`)",
@@ -116,7 +132,7 @@ export async function benchRoundTrip(): Promise<SectionResult> {
         COLD_SKIPPED_CALLS + 1
       }-${
         COLD_SKIPPED_CALLS + FRESH_CALLS
-      } of them are the "fresh client and server" row (the protocol this bench used before: ${COLD_SKIPPED_CALLS} warm-ups, then measured). Then a fresh server with the default configuration: its first ${FRESH_CALLS} calls (the "fresh server, warm client" row), ${SERVER_WARMUP_CALLS} unmeasured ones, then ${CALLS} measured (the p50 and p95 rows); every measured call is interleaved with a baseline sample. Ours: \`execute\` of \`${COMMAND}\` (default yield_ms, so it answers inline) measured at the client. Baseline: \`new Deno.Command("/bin/sh", { args: ["-c", "${COMMAND}"] }).output()\` in the bench process.`,
+      } of them are the "fresh client and server" row (the protocol this bench used before: ${COLD_SKIPPED_CALLS} warm-ups, then measured). Then a fresh server with the default configuration: its first ${FRESH_CALLS} calls (the "fresh server, warm client" row), ${SERVER_WARMUP_CALLS} unmeasured ones, then ${CALLS} measured back to back (the p50 and p95 rows), then ${PACED_CALLS} with a ${PACE_MS} ms pause before each (the agent's pace row: the standby, which waits for 10 ms of quiet, is ready for those); every measured call is interleaved with a baseline sample. Ours: \`execute\` of \`${COMMAND}\` (default yield_ms, so it answers inline) measured at the client. Baseline: \`new Deno.Command("/bin/sh", { args: ["-c", "${COMMAND}"] }).output()\` in the bench process.`,
     ],
   };
 }

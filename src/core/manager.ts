@@ -13,7 +13,7 @@ import { type PageOptions, type PageRequest, readPage } from "./page.ts";
 import { ExecutionRegistry } from "./registry.ts";
 import { executeResult, markReaped, psResult, readResult, waitResult } from "./responses.ts";
 import { cleanupRecords, cleanupThresholds } from "./retention.ts";
-import { askPolicy, prepareNextStart, startExecution, type StartOverrides } from "./start.ts";
+import { askPolicy, NextStart, startExecution, type StartOverrides } from "./start.ts";
 import { stopExecution } from "./stop_execution.ts";
 import { blockUntil, checkUntil } from "./until.ts";
 import {
@@ -34,6 +34,7 @@ export class ExecutionManager {
   #executions = new ExecutionRegistry({ onRemove: (execution) => this.events.removed(execution) });
   /** Execution events for the pushes of every session. */
   readonly events: EventFeed;
+  #nextStart: NextStart;
   #shuttingDown = false;
   #shutdown: Promise<void> | null = null;
   /** Server-wide page settings: the response cap and the server's secrets. */
@@ -41,6 +42,7 @@ export class ExecutionManager {
 
   constructor(options: ManagerOptions) {
     this.#options = options;
+    this.#nextStart = new NextStart(options.processes);
     this.#pageOptions = {
       capBytes: options.limits.maxOutputBytes,
       redaction: options.redactionFor({}),
@@ -89,7 +91,7 @@ export class ExecutionManager {
     if (!retained) markReaped(page);
     const result = executeResult(execution, page, retained, hit);
     if (result.status === "backgrounded") this.events.backgrounded(execution);
-    prepareNextStart(this.#options);
+    this.#nextStart.afterAnswer();
     return succeeded(await withTerminalFields(execution, result, shown, this.#options.clock));
   }
 
@@ -202,6 +204,7 @@ export class ExecutionManager {
    */
   shutdown(): Promise<void> {
     this.#shuttingDown = true;
+    this.#nextStart.cancel();
     this.#shutdown ??= (async () => {
       await this.#stopAll([...this.#executions.values()]);
       for (const execution of this.#executions.values()) execution.dispose();
