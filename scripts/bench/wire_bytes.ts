@@ -5,6 +5,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { startServer } from "../../tests/e2e/harness.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { ExecutionManager } from "../../src/core/manager.ts";
+import type { ExecutionSearch } from "../../src/core/execution_search.ts";
 import type { ToolOptions } from "../../src/mcp/tool_settings.ts";
 import type { ListedTool } from "../../src/mcp/tool_list.ts";
 import type { ToolRegistry } from "../../src/mcp/tool_registry.ts";
@@ -12,6 +13,7 @@ import { registerCleanupTool } from "../../src/mcp/tools/cleanup.ts";
 import { registerExecuteTool } from "../../src/mcp/tools/execute.ts";
 import { registerPsTool } from "../../src/mcp/tools/ps.ts";
 import { registerReadTool } from "../../src/mcp/tools/read.ts";
+import { registerSearchTool } from "../../src/mcp/tools/search.ts";
 import { registerStopTool } from "../../src/mcp/tools/stop.ts";
 import { registerWaitTool } from "../../src/mcp/tools/wait.ts";
 import { registerWriteTool } from "../../src/mcp/tools/write.ts";
@@ -25,7 +27,7 @@ const LIST_TARGET_BYTES = 10_000;
 const bytesOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /**
- * The same seven tools, with the same descriptions, listed by the SDK's own conversion (what
+ * The same eight tools, with the same descriptions, listed by the SDK's own conversion (what
  * tools/list was before yieldshell served its compact list): an in-process McpServer without
  * the override, over an in-memory transport.
  */
@@ -50,6 +52,7 @@ async function sdkListBytes(): Promise<number> {
       registerCleanupTool,
     ]
   ) register(sdkRegistry(server), options);
+  registerSearchTool(sdkRegistry(server), { ...options, search: {} as ExecutionSearch });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "yieldshell-bench", version: "1.0.0" });
   await server.connect(serverSide);
@@ -91,7 +94,7 @@ export async function benchWireBytes(): Promise<SectionResult> {
   return {
     rows: [
       {
-        figure: "tools/list result (7 tools)",
+        figure: "tools/list result (8 tools)",
         ours: listBytes,
         baseline: await sdkListBytes(),
         unit: "B",
@@ -99,7 +102,7 @@ export async function benchWireBytes(): Promise<SectionResult> {
         met: listBytes <= LIST_TARGET_BYTES,
       },
       {
-        figure: "tools/list: of it, the 7 output schemas",
+        figure: "tools/list: of it, the 8 output schemas",
         ours: outputSchemaBytes,
         baseline: null,
         unit: "B",
@@ -116,7 +119,7 @@ export async function benchWireBytes(): Promise<SectionResult> {
       },
     ],
     notes: [
-      "tools/list result: the bytes of the JSON of the `tools/list` result the SDK client receives from the server started as the README does; the baseline lists the same seven tools, with the same descriptions, through the SDK's own schema conversion (an in-process McpServer over an in-memory transport), which is what yieldshell served before its compact list. The output-schema row counts the `outputSchema` members within it (DESIGN.md requires one per tool).",
+      "tools/list result: the bytes of the JSON of the `tools/list` result the SDK client receives from the server started as the README does; the baseline lists the same eight tools, with the same descriptions, through the SDK's own schema conversion (an in-process McpServer over an in-memory transport), which is what yieldshell served before its compact list. The output-schema row counts the `outputSchema` members within it (DESIGN.md requires one per tool).",
       "`echo hi` result: the bytes of the JSON of the whole `tools/call` result of `execute` with `echo hi` (structured content plus the same object as JSON text, as DESIGN.md requires); the baseline is the structured content alone.",
     ],
   };
