@@ -19,6 +19,7 @@ const RANDOMIZED_SUITES = [
   "tests/core/output_properties_test.ts",
   "tests/core/output_log_test.ts",
   "tests/e2e/fuzz_test.ts",
+  "tests/transports/line_splitter_test.ts",
 ];
 
 const USAGE =
