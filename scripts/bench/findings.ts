@@ -37,8 +37,10 @@ the wait waking, 0.10 ms for the page, 0.12-0.15 ms for the result and its write
 - The start path (lane startup): config builds no zod schema unless a value is given, \`node:util\`
   only with arguments, the HTTP transport, the bash parser, the name checker and the terminal
   screen behind named specifiers (Deno reads the graph of every literal \`import()\` at startup:
-  239 modules read, then 186), spool housekeeping after serving. Together with the protocol layer:
-  spawn to tools/list from about 165 ms to about 90 ms on the raw client.
+  239 modules read, then 186), spool housekeeping after serving, armed with \`AbortSignal.timeout\`
+  (Deno 2.9 loads its Node timers on the first \`setTimeout\`, 5-9 ms that the start paid before
+  its first answers). Together with the protocol layer:
+  spawn to tools/list from about 165 ms to about 86 ms on the raw client.
 - Processes: a standby session leader (\`setsid\` and a dash waiting on stdin) takes the next
   command and execs the shell in place, and a lone simple command runs in place of its shell, so
   20 background \`sleep 30\` keep 3 helper processes (server, guardian, standby), where there were
@@ -67,8 +69,7 @@ the wait waking, 0.10 ms for the page, 0.12-0.15 ms for the result and its write
   objects: \`deno run\` of zod and \`src/mcp\` alone, building one session's tools/list in process,
   no config, core, platform or transport; zod's import is its own row. Below it there is only a
   tool layer without zod (JSON Schema as the source, our own validator), which this issue did not
-  take on. Deno 2.9 also loads its Node timers on the first \`setTimeout\` (5-6 ms), which the start
-  pays once a timer is armed. mcp-server-commands, the peer that was at 49 ms, is at about the same
+  take on. mcp-server-commands, the peer that was at 49 ms, is at about the same
   time as ours in the side-by-side section on this machine. No compiled binary could be measured
   here: \`deno compile\` cannot fetch its runtime on these machines.
 - Tree RSS of 20 background sleeps at most the best peer's: the peers row. Above the minimal SDK
