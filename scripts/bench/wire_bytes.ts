@@ -9,14 +9,8 @@ import type { ExecutionSearch } from "../../src/core/execution_search.ts";
 import type { ToolOptions } from "../../src/mcp/tool_settings.ts";
 import type { ListedTool } from "../../src/mcp/tool_list.ts";
 import type { ToolRegistry } from "../../src/mcp/tool_registry.ts";
-import { registerCleanupTool } from "../../src/mcp/tools/cleanup.ts";
-import { registerExecuteTool } from "../../src/mcp/tools/execute.ts";
-import { registerPsTool } from "../../src/mcp/tools/ps.ts";
-import { registerReadTool } from "../../src/mcp/tools/read.ts";
+import { CONTRACT_TOOLS } from "../../src/mcp/server.ts";
 import { registerSearchTool } from "../../src/mcp/tools/search.ts";
-import { registerStopTool } from "../../src/mcp/tools/stop.ts";
-import { registerWaitTool } from "../../src/mcp/tools/wait.ts";
-import { registerWriteTool } from "../../src/mcp/tools/write.ts";
 import { currentPlatform } from "../../src/platform/mod.ts";
 import type { SectionResult } from "./table.ts";
 
@@ -41,17 +35,7 @@ async function sdkListBytes(): Promise<number> {
       defaultShell: currentPlatform().facts.defaultShell(Deno.env.toObject()),
     },
   };
-  for (
-    const register of [
-      registerExecuteTool,
-      registerReadTool,
-      registerWriteTool,
-      registerWaitTool,
-      registerStopTool,
-      registerPsTool,
-      registerCleanupTool,
-    ]
-  ) register(sdkRegistry(server), options);
+  for (const register of CONTRACT_TOOLS) register(sdkRegistry(server), options);
   registerSearchTool(sdkRegistry(server), { ...options, search: {} as ExecutionSearch });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "yieldshell-bench", version: "1.0.0" });

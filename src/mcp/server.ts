@@ -37,6 +37,17 @@ export interface ServerOptions {
 const INSTRUCTIONS =
   "yieldshell runs shell commands. execute answers inline when a command is quick and otherwise returns an opaque execution_id; use read or wait to follow output (cursorless calls return each byte once), write for stdin, stop to end it, ps to list.";
 
+/** The registrations of the contract's seven tools, in tools/list order (search comes after). */
+export const CONTRACT_TOOLS = [
+  registerExecuteTool,
+  registerReadTool,
+  registerWriteTool,
+  registerWaitTool,
+  registerStopTool,
+  registerPsTool,
+  registerCleanupTool,
+] as const;
+
 /** Builds one MCP server object for one session over the shared execution manager. */
 export function createServer(manager: ExecutionManager, options: ServerOptions): ProtocolServer {
   const { tabShell, owner } = options;
@@ -52,17 +63,7 @@ export function createServer(manager: ExecutionManager, options: ServerOptions):
   const registry = new ToolRegistry(server, owner);
   if (!tabShell?.only) {
     const tools = { manager, settings: options.settings };
-    for (
-      const register of [
-        registerExecuteTool,
-        registerReadTool,
-        registerWriteTool,
-        registerWaitTool,
-        registerStopTool,
-        registerPsTool,
-        registerCleanupTool,
-      ]
-    ) register(registry, tools);
+    for (const register of CONTRACT_TOOLS) register(registry, tools);
     const { search } = options;
     if (search !== undefined) registerSearchTool(registry, { ...tools, search });
   }

@@ -10,14 +10,8 @@ import { ProtocolServer } from "../../src/protocol/protocol_server.ts";
 import { registerTabShellTools } from "../../src/mcp/tab_shell/register_tab_shell_tools.ts";
 import { ToolRegistry } from "../../src/mcp/tool_registry.ts";
 import type { ToolSettings } from "../../src/mcp/tool_settings.ts";
-import { registerCleanupTool } from "../../src/mcp/tools/cleanup.ts";
-import { registerExecuteTool } from "../../src/mcp/tools/execute.ts";
-import { registerPsTool } from "../../src/mcp/tools/ps.ts";
-import { registerReadTool } from "../../src/mcp/tools/read.ts";
+import { CONTRACT_TOOLS } from "../../src/mcp/server.ts";
 import { registerSearchTool } from "../../src/mcp/tools/search.ts";
-import { registerStopTool } from "../../src/mcp/tools/stop.ts";
-import { registerWaitTool } from "../../src/mcp/tools/wait.ts";
-import { registerWriteTool } from "../../src/mcp/tools/write.ts";
 
 const tabShellSettings = {
   foregroundTimeoutMs: 30_000,
@@ -112,17 +106,7 @@ Deno.test("every tool's schemas convert as zod's own toJSONSchema does, in every
     const settings = { ...defaultConfig("/tmp"), defaultShell: "/bin/sh", ...variant };
     const registry = new ToolRegistry(new ProtocolServer({ name: "t", version: "0" }), "t");
     const manager = {} as ExecutionManager;
-    for (
-      const register of [
-        registerExecuteTool,
-        registerReadTool,
-        registerWriteTool,
-        registerWaitTool,
-        registerStopTool,
-        registerPsTool,
-        registerCleanupTool,
-      ]
-    ) register(registry, { manager, settings });
+    for (const register of CONTRACT_TOOLS) register(registry, { manager, settings });
     registerSearchTool(registry, { manager, settings, search: {} as ExecutionSearch });
     registerTabShellTools(registry, { settings: tabShellSettings } as TabShellTasks);
     for (const tool of registry.listed) {

@@ -5,13 +5,14 @@
  * prepareNext spawns synchronously, so "no standby" is checked right after it, with no wait.
  */
 import assert from "node:assert/strict";
-import type { ProcessControl, ProcessTree, SpawnRequest } from "../../src/core/process.ts";
+import type { ProcessControl, SpawnRequest } from "../../src/core/process.ts";
 import { findSetsid } from "../../src/platform/find_program.ts";
 import { createPosixControl } from "../../src/platform/posix.ts";
 import { openSandbox } from "../../src/platform/sandbox.ts";
 import type { Sandbox } from "../../src/platform/sandbox_types.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { ON_LINUX } from "../os.ts";
+import { runTree } from "./run_tree.ts";
 import { BWRAP_UNAVAILABLE, confinementFor } from "./sandbox_harness.ts";
 
 /** The standby needs Linux, util-linux setsid and /bin/sh being dash. */
@@ -52,18 +53,6 @@ function idleStandby(): number | null {
   return null;
 }
 
-async function run(tree: ProcessTree) {
-  await tree.stdin.close();
-  const [stdout, stderr] = await Promise.all([
-    new Response(tree.stdout).text(),
-    new Response(tree.stderr).text(),
-  ]);
-  const exit = await tree.exited;
-  await tree.ended;
-  tree.release();
-  return { stdout, stderr, exit };
-}
-
 function plain(command: string, cwd: string): SpawnRequest {
   return { shell: "/bin/sh", command, cwd, env: Deno.env.toObject(), reusable: true };
 }
@@ -95,19 +84,19 @@ Deno.test({
     const warm = control(sandboxed ? await bubblewrap() : null);
     try {
       for (const [what, start] of excluded(cwd, sandboxed)) {
-        const { exit } = await run(warm.spawn(start));
+        const { exit } = await runTree(warm.spawn(start));
         assert.equal(exit.exitCode, 0, what);
         warm.prepareNext?.();
         assert.equal(idleStandby(), null, `${what}: no standby prepared`);
       }
-      await run(warm.spawn(plain("true", cwd)));
+      await runTree(warm.spawn(plain("true", cwd)));
       warm.prepareNext?.();
       const standby = idleStandby();
       assert.notEqual(standby, null, "a plain start prepares one");
       for (const [what, start] of excluded(cwd, sandboxed)) {
         const tree = warm.spawn(start);
         assert.notEqual(tree.pid, standby, `${what}: not served by the standby`);
-        const { stdout, exit } = await run(tree);
+        const { stdout, exit } = await runTree(tree);
         assert.equal(exit.exitCode, 0, what);
         assert.notEqual(stdout, "", what);
         assert.equal(idleStandby(), standby, `${what}: the standby is still idle`);
@@ -128,7 +117,7 @@ Deno.test({
     try {
       const confinement = confinementFor(["NONE"], { cwd });
       const inside = async (command: string) => {
-        const { stdout, stderr, exit } = await run(
+        const { stdout, stderr, exit } = await runTree(
           processes.spawn({ ...plain(command, cwd), confinement }),
         );
         assert.equal(exit.exitCode, 0, stderr);

@@ -5,12 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import type { ProcessControl, ProcessTree, SpawnRequest } from "../../src/core/process.ts";
+import type { ProcessControl, SpawnRequest } from "../../src/core/process.ts";
 import { findSetsid } from "../../src/platform/find_program.ts";
 import { createPosixControl } from "../../src/platform/posix.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { eventually, isAlive } from "../e2e/harness.ts";
 import { ON_LINUX } from "../os.ts";
+import { runTree } from "./run_tree.ts";
 
 /** The standby needs Linux, util-linux setsid and /bin/sh being dash. */
 const SUPPORTED = ON_LINUX && findSetsid() !== null &&
@@ -52,21 +53,6 @@ async function idleStandbyAppears(control: ProcessControl): Promise<number> {
   return idleStandby()!;
 }
 
-/** Runs to the end with `input` on stdin; stdout, stderr and the exit. */
-async function run(tree: ProcessTree, input: string) {
-  const writer = tree.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  await writer.close();
-  const [stdout, stderr] = await Promise.all([
-    new Response(tree.stdout).text(),
-    new Response(tree.stderr).text(),
-  ]);
-  const exit = await tree.exited;
-  await tree.ended;
-  tree.release();
-  return { stdout, stderr, exit };
-}
-
 /** Everything the command can see of itself, the containment token left out. */
 const SELF_PORTRAIT = [
   `tr '\\0' ' ' < /proc/$$/cmdline; echo`,
@@ -92,13 +78,13 @@ Deno.test({
     const warm = control(true);
     const hold = setInterval(() => {}, 60_000);
     try {
-      const first = await run(warm.spawn(request("true", cwd)), "");
+      const first = await runTree(warm.spawn(request("true", cwd)), "");
       assert.equal(first.exit.exitCode, 0);
       const pid = await idleStandbyAppears(warm);
       const served = warm.spawn(request(SELF_PORTRAIT, cwd));
       assert.equal(served.pid, pid, "the idle standby became the execution");
-      const ours = await run(served, "line one\nline two");
-      const theirs = await run(direct.spawn(request(SELF_PORTRAIT, cwd)), "line one\nline two");
+      const ours = await runTree(served, "line one\nline two");
+      const theirs = await runTree(direct.spawn(request(SELF_PORTRAIT, cwd)), "line one\nline two");
       assert.deepEqual(ours, theirs);
       assert.match(ours.stdout, /^\/bin\/sh -c tr /);
       assert.match(ours.stdout, /\nline one\nline two$/);
@@ -127,13 +113,13 @@ Deno.test({
       "echo é€😀",
     ];
     try {
-      await run(warm.spawn(request("true", cwd)), "");
+      await runTree(warm.spawn(request("true", cwd)), "");
       for (const text of texts) {
         const pid = await idleStandbyAppears(warm);
         const tree = warm.spawn(request(text, cwd));
         assert.equal(tree.pid, pid, `served by the standby: ${JSON.stringify(text)}`);
-        const { stdout } = await run(tree, "");
-        const { stdout: expected } = await run(direct.spawn(request(text, cwd)), "");
+        const { stdout } = await runTree(tree, "");
+        const { stdout: expected } = await runTree(direct.spawn(request(text, cwd)), "");
         assert.equal(stdout, expected, JSON.stringify(text));
       }
       const pid = await idleStandbyAppears(warm);
@@ -141,7 +127,7 @@ Deno.test({
       for (const start of [request("true", other), request("true", cwd, { EXTRA: "1" })]) {
         const tree = warm.spawn(start);
         assert.notEqual(tree.pid, pid, "a different cwd or environment spawns directly");
-        await run(tree, "");
+        await runTree(tree, "");
       }
       Deno.removeSync(other);
     } finally {
@@ -162,14 +148,14 @@ Deno.test({
     const warm = control(true);
     const hold = setInterval(() => {}, 60_000);
     try {
-      await run(warm.spawn(request("true", cwd)), "");
+      await runTree(warm.spawn(request("true", cwd)), "");
       const pid = await idleStandbyAppears(warm);
       Deno.removeSync(cwd);
       Deno.mkdirSync(cwd);
       Deno.writeTextFileSync(`${cwd}/marker`, "new directory");
       const tree = warm.spawn(request("cat marker", cwd));
       assert.notEqual(tree.pid, pid);
-      assert.equal((await run(tree, "")).stdout, "new directory");
+      assert.equal((await runTree(tree, "")).stdout, "new directory");
     } finally {
       await warm.sweep([], 1_000);
       clearInterval(hold);
@@ -185,7 +171,7 @@ Deno.test({
     const warm = control(true);
     const hold = setInterval(() => {}, 60_000);
     try {
-      await run(warm.spawn(request("true", Deno.cwd())), "");
+      await runTree(warm.spawn(request("true", Deno.cwd())), "");
       const pid = await idleStandbyAppears(warm);
       await warm.sweep([], 1_000);
       await eventually(() => !isAlive(pid), 10_000, "the standby to exit");
