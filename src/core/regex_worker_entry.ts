@@ -1,8 +1,8 @@
 /**
  * Entry of the regex worker: runs `RegexWorker`'s tasks (one `until` match attempt, or one block
  * of a search) in a thread the server terminates when a regular expression runs past its deadline
- * (catastrophic backtracking cannot be interrupted on the main thread). It posts `ready` once
- * loaded.
+ * (catastrophic backtracking cannot be interrupted on the main thread). It answers the server's
+ * `ping` with `ready`.
  */
 import { errorText } from "../contract/error_text.ts";
 import type { RegexOutcome } from "./condition_ports.ts";
@@ -10,7 +10,7 @@ import type { WorkerRequest } from "./regex_worker.ts";
 import { matchBlock } from "./search_block.ts";
 
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<WorkerRequest | "ping">) => void) | null;
   postMessage(message: unknown): void;
 }
 
@@ -40,6 +40,7 @@ function firstMatch(source: string, flags: string, text: string): RegexOutcome {
 
 const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = (event) => {
+  if (event.data === "ping") return scope.postMessage("ready");
   const { id, task } = event.data;
   try {
     const result = task.kind === "exec"
@@ -50,4 +51,3 @@ scope.onmessage = (event) => {
     scope.postMessage({ id, error: errorText(error) });
   }
 };
-scope.postMessage("ready");
