@@ -13,6 +13,7 @@ import type { Sandbox } from "../../src/platform/sandbox_types.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { ON_LINUX } from "../os.ts";
 import { runTree } from "./run_tree.ts";
+import { eventually } from "../e2e/harness.ts";
 import { BWRAP_UNAVAILABLE, confinementFor } from "./sandbox_harness.ts";
 
 /** The standby needs Linux, util-linux setsid and /bin/sh being dash. */
@@ -91,8 +92,9 @@ Deno.test({
       }
       await runTree(warm.spawn(plain("true", cwd)));
       warm.prepareNext?.();
+      // Found once it has exec'd its shell (during an exec its cmdline reads empty).
+      await eventually(() => idleStandby() !== null, 10_000, "a plain start to prepare one");
       const standby = idleStandby();
-      assert.notEqual(standby, null, "a plain start prepares one");
       for (const [what, start] of excluded(cwd, sandboxed)) {
         const tree = warm.spawn(start);
         assert.notEqual(tree.pid, standby, `${what}: not served by the standby`);
