@@ -51,6 +51,7 @@ const MATCH = /^\/proc\/(\d+)\/environ:_MCP_YIELDSHELL_EXECUTION_TOKEN=(\w+)$/;
 /** The server side of the guardian; it starts the shell on first use. */
 export class Guardian {
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  #child: Deno.ChildProcess | null = null;
   #failed = false;
   /** Answers in request order: each collects lines until ".". */
   #replies: { lines: string[]; resolve: (lines: string[] | null) => void }[] = [];
@@ -92,6 +93,8 @@ export class Guardian {
       this.#replies.pop();
       return null;
     }
+    // An answer awaited keeps the process alive; the idle guardian does not (it is unref'd).
+    this.#child?.ref();
     const lines = await promise;
     if (lines === null) return null;
     const found = new Map<string, number[]>();
@@ -157,6 +160,7 @@ export class Guardian {
           if (reply === undefined) continue;
           if (line === ".") {
             this.#replies.shift();
+            if (this.#replies.length === 0) this.#child?.unref();
             reply.resolve(reply.lines);
           } else {
             reply.lines.push(line);
@@ -181,6 +185,7 @@ export class Guardian {
         detached: true,
       }).spawn();
       child.unref();
+      this.#child = child;
       this.#writer = child.stdin.getWriter();
       this.#readReplies(child.stdout);
     } catch {
