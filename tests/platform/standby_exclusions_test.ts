@@ -13,12 +13,15 @@ import type { Sandbox } from "../../src/platform/sandbox_types.ts";
 import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { ON_LINUX } from "../os.ts";
 import { runTree } from "./run_tree.ts";
+import { idleStandby, STANDBY_MARK_VARIABLE } from "./standby_probe.ts";
 import { eventually } from "../e2e/harness.ts";
 import { BWRAP_UNAVAILABLE, confinementFor } from "./sandbox_harness.ts";
 
 /** The standby needs Linux, util-linux setsid and /bin/sh being dash. */
 const SUPPORTED = ON_LINUX && findSetsid() !== null &&
   /(^|\/)dash$/.test(Deno.realPathSync("/bin/sh"));
+/** In this file's standbys' environment, so that another file's are not taken for them. */
+const MARK = crypto.randomUUID();
 
 async function bubblewrap(): Promise<Sandbox> {
   const opening = await openSandbox({ os: "linux", mode: "declared" });
@@ -38,24 +41,9 @@ function control(sandbox: Sandbox | null): ProcessControl {
   });
 }
 
-/** This process's idle standby (the launcher text is in its argv from the spawn on), if any. */
-function idleStandby(): number | null {
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const argv = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (argv.includes("_ys_standby_lines") && parent === Deno.pid) return Number(entry.name);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
-}
-
 function plain(command: string, cwd: string): SpawnRequest {
-  return { shell: "/bin/sh", command, cwd, env: Deno.env.toObject(), reusable: true };
+  const env = { ...Deno.env.toObject(), [STANDBY_MARK_VARIABLE]: MARK };
+  return { shell: "/bin/sh", command, cwd, env, reusable: true };
 }
 
 /** The starts no standby may serve, each as the core would ask for it. */
@@ -88,20 +76,20 @@ Deno.test({
         const { exit } = await runTree(warm.spawn(start));
         assert.equal(exit.exitCode, 0, what);
         warm.prepareNext?.();
-        assert.equal(idleStandby(), null, `${what}: no standby prepared`);
+        assert.equal(idleStandby(MARK), null, `${what}: no standby prepared`);
       }
       await runTree(warm.spawn(plain("true", cwd)));
       warm.prepareNext?.();
       // Found once it has exec'd its shell (during an exec its cmdline reads empty).
-      await eventually(() => idleStandby() !== null, 10_000, "a plain start to prepare one");
-      const standby = idleStandby();
+      await eventually(() => idleStandby(MARK) !== null, 10_000, "a plain start to prepare one");
+      const standby = idleStandby(MARK);
       for (const [what, start] of excluded(cwd, sandboxed)) {
         const tree = warm.spawn(start);
         assert.notEqual(tree.pid, standby, `${what}: not served by the standby`);
         const { stdout, exit } = await runTree(tree);
         assert.equal(exit.exitCode, 0, what);
         assert.notEqual(stdout, "", what);
-        assert.equal(idleStandby(), standby, `${what}: the standby is still idle`);
+        assert.equal(idleStandby(MARK), standby, `${what}: the standby is still idle`);
       }
     } finally {
       await warm.sweep([], 1_000);

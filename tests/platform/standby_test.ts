@@ -12,10 +12,13 @@ import { LINUX_SIGNALS } from "../../src/platform/signal_numbers.ts";
 import { eventually, isAlive } from "../e2e/harness.ts";
 import { ON_LINUX } from "../os.ts";
 import { runTree } from "./run_tree.ts";
+import { idleStandby, STANDBY_MARK_VARIABLE } from "./standby_probe.ts";
 
 /** The standby needs Linux, util-linux setsid and /bin/sh being dash. */
 const SUPPORTED = ON_LINUX && findSetsid() !== null &&
   /(^|\/)dash$/.test(Deno.realPathSync("/bin/sh"));
+/** In this file's standbys' environment, so that another file's are not taken for them. */
+const MARK = crypto.randomUUID();
 
 function control(standby: boolean): ProcessControl {
   return createPosixControl({
@@ -27,30 +30,11 @@ function control(standby: boolean): ProcessControl {
   });
 }
 
-/** The launcher waiting on its stdin, if one is idle: the pid the next start will have. */
-function idleStandby(): number | null {
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const argv = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      const parent = /^\d+ \(.*\) \S (\d+)/s.exec(
-        Deno.readTextFileSync(`/proc/${entry.name}/stat`),
-      );
-      if (argv.includes("_ys_standby_lines") && Number(parent?.[1]) === Deno.pid) {
-        return Number(entry.name);
-      }
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
-}
-
 /** Asks `control` for its standby, as the manager does after each answer, and waits for it. */
 async function idleStandbyAppears(control: ProcessControl): Promise<number> {
   control.prepareNext?.();
-  await eventually(() => idleStandby() !== null, 10_000, "a standby to start");
-  return idleStandby()!;
+  await eventually(() => idleStandby(MARK) !== null, 10_000, "a standby to start");
+  return idleStandby(MARK)!;
 }
 
 /** Everything the command can see of itself, the containment token left out. */
@@ -65,7 +49,7 @@ const SELF_PORTRAIT = [
 ].join("\n");
 
 function request(command: string, cwd: string, extra: Record<string, string> = {}): SpawnRequest {
-  const env = { ...Deno.env.toObject(), ...extra };
+  const env = { ...Deno.env.toObject(), [STANDBY_MARK_VARIABLE]: MARK, ...extra };
   return { shell: "/bin/sh", command, cwd, env, reusable: Object.keys(extra).length === 0 };
 }
 
@@ -177,10 +161,10 @@ Deno.test({
       await eventually(() => !isAlive(pid), 10_000, "the standby to exit");
       // Reaped, not left a zombie: its /proc entry goes.
       await eventually(() => !existsSync(`/proc/${pid}`), 10_000, "the standby to be reaped");
-      assert.equal(idleStandby(), null);
+      assert.equal(idleStandby(MARK), null);
       // The answer after a sweep (a shutdown, a closed session) prepares none until a start.
       warm.prepareNext?.();
-      assert.equal(idleStandby(), null);
+      assert.equal(idleStandby(MARK), null);
     } finally {
       clearInterval(hold);
     }
