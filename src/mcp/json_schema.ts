@@ -42,7 +42,7 @@ function convert(schema: z.ZodType, io: Io): Json {
     // A wrapper's own keys (default, description) over its inner schema's.
     const merged = { ...convert(inner, io), ...json };
     return def.type === "prefault" && io === "input" && !("default" in merged)
-      ? { ...merged, default: JSON.parse(JSON.stringify(def.defaultValue)) }
+      ? { ...merged, default: jsonCopy(def.defaultValue) }
       : merged;
   }
   return mergeNullable(json);
@@ -75,7 +75,7 @@ function own(schema: z.ZodType, io: Io): Json {
     case "prefault":
       return {};
     case "default":
-      return { default: JSON.parse(JSON.stringify(def.defaultValue)) };
+      return { default: jsonCopy(def.defaultValue) };
     case "string":
       return bounded({ type: "string" }, bag, "minLength", "maxLength");
     case "boolean":
@@ -227,4 +227,9 @@ function mergeNullable(json: Json): Json {
   // An enum lists every allowed value, so null must join it.
   if (Array.isArray(inner.enum)) merged.enum = [...inner.enum, null];
   return merged;
+}
+
+/** A default as JSON carries it (zod's conversion round-trips it the same way). */
+function jsonCopy(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
 }

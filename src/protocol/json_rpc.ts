@@ -78,7 +78,8 @@ export function asMessage(value: unknown): JsonRpcMessage | string {
   return "a response needs a result or an error object";
 }
 
-function isParams(value: unknown): value is Params {
+/** Whether `value` is a JSON object (not null, not an array). */
+export function isParams(value: unknown): value is Params {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 

@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   isNotification,
+  isParams,
   isRequest,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -67,7 +68,7 @@ export class ProtocolServer {
     const merged: Params = { ...this.#capabilities };
     for (const [key, value] of Object.entries(capabilities)) {
       const before = merged[key];
-      merged[key] = isObject(before) && isObject(value) ? { ...before, ...value } : value;
+      merged[key] = isParams(before) && isParams(value) ? { ...before, ...value } : value;
     }
     this.#capabilities = merged;
   }
@@ -120,7 +121,7 @@ export class ProtocolServer {
         "initialize needs params.protocolVersion, the protocol revision the client speaks",
       );
     }
-    this.#clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+    this.#clientCapabilities = isParams(params.capabilities) ? params.capabilities : {};
     const known = (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested);
     return {
       protocolVersion: known ? requested : SUPPORTED_PROTOCOL_VERSIONS[0],
@@ -154,7 +155,7 @@ export class ProtocolServer {
     const extra: RequestExtra = {
       requestId: id,
       signal: controller.signal,
-      meta: isObject(params._meta) ? params._meta : undefined,
+      meta: isParams(params._meta) ? params._meta : undefined,
       sendNotification: async (notification) => {
         if (controller.signal.aborted) return;
         await this.notification(notification, { relatedRequestId: id });
@@ -193,8 +194,4 @@ function errorObject(error: unknown): { code: number; message: string; data?: un
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: ErrorCode.InternalError, message: message || "Internal error" };
-}
-
-function isObject(value: unknown): value is Params {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
