@@ -47,19 +47,38 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Median `echo hello` round trips (ms) per server, and the floor's, from warm sessions. */
-export async function roundTrips(
+export function roundTrips(
   servers: readonly PeerServer[],
   sessions: Map<PeerServer, StdioSession>,
   rounds: number,
+): Promise<{ perServer: Map<PeerServer, number>; floorMs: number }> {
+  return rotatedMedians(servers, rounds, {
+    visits: (server) => Math.ceil(server.samples / rounds),
+    sample: (server) => timed(() => server.echo(sessions.get(server)!)),
+    floor: floorEcho,
+  });
+}
+
+/**
+ * Medians per server and of the floor: each round visits every server in rotating order and
+ * takes `visits` samples there, each followed by a floor sample.
+ */
+async function rotatedMedians(
+  servers: readonly PeerServer[],
+  rounds: number,
+  how: {
+    visits(server: PeerServer): number;
+    sample(server: PeerServer): Promise<number>;
+    floor(): Promise<number>;
+  },
 ): Promise<{ perServer: Map<PeerServer, number>; floorMs: number }> {
   const samples = new Map<PeerServer, number[]>(servers.map((server) => [server, []]));
   const floor: number[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const server of rotated(servers, round)) {
-      const session = sessions.get(server)!;
-      for (let call = 0; call < Math.ceil(server.samples / rounds); call++) {
-        samples.get(server)!.push(await timed(() => server.echo(session)));
-        floor.push(await floorEcho());
+      for (let visit = 0; visit < how.visits(server); visit++) {
+        samples.get(server)!.push(await how.sample(server));
+        floor.push(await how.floor());
       }
     }
   }
@@ -132,20 +151,15 @@ export async function footprint(server: PeerServer): Promise<Footprint | null> {
 }
 
 /** Median ms from a command's exit to the reply that reports it, per server, and the floor's. */
-export async function exitNotices(
+export function exitNotices(
   servers: readonly PeerServer[],
   sessions: Map<PeerServer, StdioSession>,
   rounds: number,
 ): Promise<{ perServer: Map<PeerServer, number>; floorMs: number }> {
-  const samples = new Map<PeerServer, number[]>(servers.map((server) => [server, []]));
-  const floor: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const server of rotated(servers, round)) {
-      const text = await server.exitReply(sessions.get(server)!, EXIT_COMMAND);
-      samples.get(server)!.push(msSinceExit(text, epochMs()));
-      floor.push(await floorExit());
-    }
-  }
-  const perServer = new Map([...samples].map(([server, ms]) => [server, median(ms)]));
-  return { perServer, floorMs: median(floor) };
+  return rotatedMedians(servers, rounds, {
+    visits: () => 1,
+    sample: async (server) =>
+      msSinceExit(await server.exitReply(sessions.get(server)!, EXIT_COMMAND), epochMs()),
+    floor: floorExit,
+  });
 }
